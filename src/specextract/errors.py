@@ -1,0 +1,32 @@
+"""Typed errors. Each names the file (or input) and the problem, for a clean CLI message."""
+from __future__ import annotations
+
+
+class SpecExtractError(Exception):
+    """Base class: every error specextract raises on purpose."""
+
+
+class DocumentError(SpecExtractError):
+    """An article could not be read as text.
+
+    ``reason`` is a short, stable code (missing, directory, unreadable, binary,
+    undecodable, empty, too-large) that the batch store records.
+    """
+
+    def __init__(self, path: str, reason: str, detail: str = "") -> None:
+        self.path = str(path)
+        self.reason = reason
+        self.detail = detail
+        message = f"{self.path}: {reason}"
+        if detail:
+            message += f" ({detail})"
+        super().__init__(message)
+
+
+class DataFileError(SpecExtractError):
+    """A bundled or user-supplied data file (lexicon, table) is malformed."""
+
+    def __init__(self, path: str, row: int | None, problem: str) -> None:
+        self.path, self.row, self.problem = str(path), row, problem
+        where = f"{self.path}, row {row}" if row is not None else self.path
+        super().__init__(f"{where}: {problem}")

@@ -1,0 +1,127 @@
+"""Frozen record types that flow between the stages.
+
+document -> (normalize) -> quantities -> mentions -> Claim -> (check) -> CheckedClaim
+
+Every record that points into an article keeps ``start``/``end`` (half-open, into
+the ORIGINAL text) and the ``surface`` found there.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, asdict
+from decimal import Decimal
+
+from .schema import ATTRIBUTE_UNITS, OPERATORS, QUALIFIERS, VERDICTS
+
+
+@dataclass(frozen=True)
+class Document:
+    """One article as read from disk."""
+
+    doc_id: str
+    path: str
+    encoding: str
+    format: str
+    text: str
+
+
+def format_decimal(value: Decimal | None) -> str:
+    """A plain decimal with no exponent and no trailing zeros ("19.5", "54200000000")."""
+    if value is None:
+        return ""
+    text = format(value.normalize(), "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text or "0"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One spec claim in the codebook's sense.
+
+    ``value`` is in the attribute's canonical unit; ``precision_exp`` is the power of
+    ten of the last significant digit as written, in that unit ("19.5 TFLOPS" -> -1,
+    "540亿" transistors -> 9, "2 TB/s" -> 3 in GB/s).
+    """
+
+    doc_id: str
+    entity: str
+    attribute: str
+    value: Decimal
+    surface: str
+    start: int
+    end: int
+    variant: str = ""
+    operator: str = "="
+    qualifier: str = ""
+    baseline: str = ""
+    metric: str = ""
+    precision_exp: int = 0
+    sentence: str = ""
+
+    def __post_init__(self) -> None:
+        if self.attribute not in ATTRIBUTE_UNITS:
+            raise ValueError(f"unknown attribute {self.attribute!r}")
+        if self.operator not in OPERATORS:
+            raise ValueError(f"unknown operator {self.operator!r}")
+        for q in filter(None, self.qualifier.split(";")):
+            if q not in QUALIFIERS:
+                raise ValueError(f"unknown qualifier {q!r}")
+        if not isinstance(self.value, Decimal):
+            object.__setattr__(self, "value", Decimal(str(self.value)))
+        if not (0 <= self.start <= self.end):
+            raise ValueError(f"bad span {self.start}:{self.end}")
+
+    @property
+    def unit(self) -> str:
+        return ATTRIBUTE_UNITS[self.attribute]
+
+    @property
+    def qualifiers(self) -> frozenset[str]:
+        return frozenset(filter(None, self.qualifier.split(";")))
+
+    def key(self) -> tuple:
+        """The codebook's per-document uniqueness key."""
+        return (self.doc_id, self.entity, self.attribute, self.value.normalize(),
+                self.baseline, self.metric)
+
+    def as_row(self) -> dict[str, str]:
+        row = {k: ("" if v is None else str(v)) for k, v in asdict(self).items()}
+        row["value"] = format_decimal(self.value)
+        row["unit"] = self.unit
+        return row
+
+
+@dataclass(frozen=True)
+class CheckedClaim:
+    """A claim with its verdict and the evidence behind it."""
+
+    claim: Claim
+    verdict: str
+    expected: Decimal | None = None
+    expected_variant: str = ""
+    expected_condition: str = ""
+    deviation: float | None = None
+    diagnosis: str = ""
+    source: str = ""
+    confidence: str = ""
+    self_contradiction: str = ""
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"unknown verdict {self.verdict!r}")
+
+    def as_row(self) -> dict[str, str]:
+        row = self.claim.as_row()
+        row.update(
+            verdict=self.verdict,
+            expected=format_decimal(self.expected),
+            expected_variant=self.expected_variant,
+            expected_condition=self.expected_condition,
+            deviation="" if self.deviation is None else f"{self.deviation:.4f}",
+            diagnosis=self.diagnosis,
+            source=self.source,
+            confidence=self.confidence,
+            self_contradiction=self.self_contradiction,
+        )
+        return row

@@ -1,0 +1,136 @@
+"""Which script a document is written in, and traditional -> simplified conversion.
+
+Conversion is OpenCC's character-level ``t2s`` (it keeps this domain's 核心, which the
+phrase configs rewrite to 内核) followed by the project's own Taiwan / Hong Kong term
+list (``data/zh_hant_terms.tsv``: 记忆体→内存, 电晶体→晶体管, 奈米→纳米 ...), applied
+as edits so that the offset map survives the length changes.
+"""
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+from functools import lru_cache
+
+import numpy as np
+import opencc
+
+from .datafiles import bundled
+from .offsets import Edit, OffsetMap, _RunBuilder, apply_edits
+
+OPENCC_CONFIG = "t2s"
+
+
+@lru_cache(maxsize=1)
+def _converters() -> tuple[opencc.OpenCC, opencc.OpenCC]:
+    return opencc.OpenCC("t2s"), opencc.OpenCC("s2t")
+
+
+@lru_cache(maxsize=1)
+def _script_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Boolean tables over the BMP: characters only traditional text uses, and only
+    simplified text uses (read off OpenCC's own t2s and s2t conversions)."""
+    t2s, s2t = _converters()
+    chars = [chr(c) for c in range(0x3400, 0xA000)]
+    joined = "\n".join(chars)
+    as_simp = t2s.convert(joined).split("\n")
+    as_trad = s2t.convert(joined).split("\n")
+    trad = np.zeros(0x10000, dtype=bool)
+    simp = np.zeros(0x10000, dtype=bool)
+    for c, s, t in zip(chars, as_simp, as_trad):
+        if s != c:
+            trad[ord(c)] = True
+        elif t != c:
+            simp[ord(c)] = True
+    return trad, simp
+
+
+def script_counts(text: str) -> dict[str, int]:
+    """Counts of Han characters, traditional-only and simplified-only ones, Latin words."""
+    trad, simp = _script_tables()
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    bmp = np.minimum(codes, 0xFFFF)  # astral characters count as neither script
+    letter = ((bmp | 0x20) >= 0x61) & ((bmp | 0x20) <= 0x7A)
+    # a word of two or more letters starts where a letter follows a non-letter and
+    # precedes a letter
+    starts = letter[:-1] & letter[1:]
+    starts[1:] &= ~letter[:-2]
+    return {
+        "han": int(np.count_nonzero(((bmp >= 0x3400) & (bmp < 0xA000)) | ((bmp >= 0xF900) & (bmp < 0xFB00)))),
+        "trad": int(np.count_nonzero(trad[bmp])),
+        "simp": int(np.count_nonzero(simp[bmp])),
+        "latin_words": int(np.count_nonzero(starts)),
+    }
+
+
+def detect_script(text: str) -> str:
+    """zh-Hans, zh-Hant, en or mixed (Chinese and English prose in one document)."""
+    return classify(script_counts(text))
+
+
+def classify(c: dict[str, int]) -> str:
+    """The script label for counts from :func:`script_counts`."""
+    han, words = c["han"], c["latin_words"]
+    if han < 10 and han <= words:
+        return "en"
+    # A Han character carries about a word; a page whose Latin words rival its Han
+    # characters is code-switched, not Chinese with a few product names.
+    if words > 0.35 * han:
+        return "en" if han < 0.1 * words else "mixed"
+    return "zh-Hant" if is_traditional(c) else "zh-Hans"
+
+
+def is_traditional(counts: dict[str, int]) -> bool:
+    return counts["trad"] > 0 and counts["trad"] > 2 * counts["simp"]
+
+
+def to_simplified(text: str) -> tuple[str, OffsetMap | None]:
+    """Traditional -> simplified with the domain's terms; returns text and map (None = identity)."""
+    t2s, _ = _converters()
+    converted = t2s.convert(text)
+    step: OffsetMap | None = None
+    if len(converted) != len(text):
+        converted, step = _aligned_convert(text, t2s)
+    termed, term_map = apply_edits(converted, _term_edits(converted))
+    if term_map is None:
+        return termed, step
+    return termed, (step.then(term_map) if step is not None else term_map)
+
+
+def _aligned_convert(text: str, conv: opencc.OpenCC) -> tuple[str, OffsetMap]:
+    """Convert line by line, aligning the rare lines whose length OpenCC changed."""
+    out = _RunBuilder()
+    pieces: list[str] = []
+    in_pos = out_pos = 0
+    for line in text.splitlines(keepends=True):
+        conv_line = conv.convert(line)
+        if len(conv_line) == len(line):
+            out.add(out_pos, in_pos, 1)
+        else:
+            ops = SequenceMatcher(None, line, conv_line, autojunk=False).get_opcodes()
+            for tag, i1, i2, j1, j2 in ops:
+                if j2 == j1:
+                    continue
+                if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+                    out.add(out_pos + j1, in_pos + i1, 1)
+                else:  # a replacement of another length, or an insertion
+                    base = in_pos + min(i1, max(len(line) - 1, 0))
+                    out.add(out_pos + j1, base, 1 if i2 > i1 else 0)
+                    if i2 - i1 < j2 - j1 and i2 > i1:
+                        out.add(out_pos + j1 + (i2 - i1), in_pos + i2 - 1, 0)
+        pieces.append(conv_line)
+        in_pos += len(line)
+        out_pos += len(conv_line)
+    return "".join(pieces), out.build(out_pos)
+
+
+@lru_cache(maxsize=1)
+def _term_pattern() -> tuple[re.Pattern, dict[str, str]]:
+    rows = bundled("zh_hant_terms.tsv", ("term", "mainland"))
+    table = {r["term"]: r["mainland"] for r in rows}
+    alternatives = sorted(table, key=len, reverse=True)  # longest first
+    return re.compile("|".join(map(re.escape, alternatives))), table
+
+
+def _term_edits(text: str) -> list[Edit]:
+    pattern, table = _term_pattern()
+    return [Edit(m.start(), m.end(), table[m.group()]) for m in pattern.finditer(text)]
