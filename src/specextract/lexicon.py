@@ -1,0 +1,179 @@
+"""Chips, attribute keywords and qualifiers found in normalized text, from the data files.
+
+Each lexicon compiles to one regex alternation (longest alias first). Latin aliases
+ignore case and never match inside a longer word or model name; a chip alias may name
+a ``context`` that must be near it ("D1" only near Dojo or Tesla).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .datafiles import bundled
+
+CONTEXT_WINDOW = 40
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A chip named in the text."""
+
+    start: int
+    end: int
+    entity: str
+    variant: str = ""
+    variant_end: int = 0
+    system: bool = False  # named as part of a system (DGX A100, NVL72): its figures are totals
+
+
+@dataclass(frozen=True)
+class Keyword:
+    """An attribute keyword or a qualifier word."""
+
+    start: int
+    end: int
+    attribute: str
+    qualifier: str
+    dims: frozenset[str]
+
+
+def _alias_regex(alias: str) -> str:
+    """Flexible spaces and case; boundaries so that A10 never matches inside A100."""
+    parts = []
+    for token in alias.split():
+        body = re.escape(token)
+        # "MI300X" also as "MI 300X", "TPUv4" as "TPU v4": optional space letters->digits
+        body = re.sub(r"([A-Za-z]{2,})(\d)", r"\1\\s?\2", body)
+        parts.append(body)
+    body = r"[\s\-]?".join(parts)
+    if alias[0].isascii() and alias[0].isalpha():
+        left = r"(?<![A-Za-z])"
+    else:
+        left = r"(?<![A-Za-z0-9.])"
+    last = alias[-1]
+    right = r"(?![0-9])(?![a-rt-z])(?!s[a-z])" if last.isascii() and last.isalnum() else ""
+    if alias.isdigit():
+        right = r"(?![0-9.,])(?!\s*(?:[A-Za-z]|[万亿个颗%]))"
+    return f"{left}(?i:{body}){right}"
+
+
+@lru_cache(maxsize=1)
+def _chip_lexicon() -> tuple[re.Pattern, dict[str, dict[str, str]]]:
+    rows = bundled("chips.tsv", ("entity", "alias", "context"))
+    by_alias: dict[str, dict[str, str]] = {}
+    for r in rows:
+        by_alias[_norm_alias(r["alias"])] = r
+    aliases = sorted(by_alias.values(), key=lambda r: len(r["alias"]), reverse=True)
+    alternation = "|".join(_alias_regex(r["alias"]) for r in aliases)
+    return re.compile(alternation), by_alias
+
+
+def _norm_alias(text: str) -> str:
+    return re.sub(r"[\s\-]", "", text).lower()
+
+
+@lru_cache(maxsize=None)
+def _context_regex(pattern: str) -> re.Pattern:
+    return re.compile(pattern)
+
+
+@lru_cache(maxsize=1)
+def _variant_patterns() -> list[tuple[re.Pattern, str]]:
+    rows = bundled("variants.tsv", ("pattern", "canonical"))
+    return [(re.compile(r["pattern"], re.IGNORECASE), r["canonical"]) for r in rows]
+
+
+SYSTEM_BEFORE = re.compile(r"(?:DGX|SuperPOD|ExaPOD|集群|超算|超级计算机)\s*$", re.IGNORECASE)
+SYSTEM_AFTER = re.compile(r"^\s*(?:NVL(?:72|36|576)|SuperPOD|集群|超算|服务器|Station|8-GPU|八卡|8卡)",
+                          re.IGNORECASE)
+VARIANT_SEP = re.compile(r"[\s\-_/]{0,2}")
+
+
+def find_chips(text: str) -> list[Mention]:
+    """Chip mentions in ``text`` with entity, variant and whether a system is meant."""
+    pattern, by_alias = _chip_lexicon()
+    out = []
+    for m in pattern.finditer(text):
+        row = by_alias.get(_norm_alias(m.group()))
+        if row is None:
+            continue
+        if row["context"]:
+            window = text[max(0, m.start() - CONTEXT_WINDOW):m.end() + CONTEXT_WINDOW]
+            if not _context_regex(row["context"]).search(window):
+                continue
+        variant, variant_end = read_variant(text, m.end())
+        system = bool(SYSTEM_BEFORE.search(text[max(0, m.start() - 12):m.start()])
+                      or SYSTEM_AFTER.match(text[m.end():m.end() + 12]))
+        out.append(Mention(m.start(), m.end(), row["entity"], variant, variant_end, system))
+    return out
+
+
+def read_variant(text: str, pos: int) -> tuple[str, int]:
+    """Variant words right after a chip name ("80GB SXM4"); returns (variant, end)."""
+    parts: list[str] = []
+    end = pos
+    while len(parts) < 3:
+        sep = VARIANT_SEP.match(text, end)
+        at = sep.end()
+        for regex, canonical in _variant_patterns():
+            vm = regex.match(text, at)
+            if vm:
+                parts.append(canonical.format(*vm.groups()))
+                end = vm.end()
+                break
+        else:
+            break
+    return " ".join(parts), end
+
+
+@lru_cache(maxsize=1)
+def _keyword_lexicon() -> tuple[re.Pattern, dict[str, Keyword]]:
+    rows = bundled("attributes.tsv", ("keyword", "attribute", "qualifier", "dims"))
+    table = {}
+    for r in rows:
+        dims = frozenset(d.strip() for d in r["dims"].split(",") if d.strip())
+        table[_squash(r["keyword"])] = Keyword(0, 0, r["attribute"], r["qualifier"], dims)
+    words = [r["keyword"] for r in rows]
+    return _compile_words(words), table
+
+
+@lru_cache(maxsize=1)
+def _qualifier_lexicon() -> tuple[re.Pattern, dict[str, str]]:
+    rows = bundled("qualifiers.tsv", ("keyword", "qualifier"))
+    table = {_squash(r["keyword"]): r["qualifier"] for r in rows}
+    return _compile_words([r["keyword"] for r in rows]), table
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", "", text).lower()
+
+
+def _compile_words(words: list[str]) -> re.Pattern:
+    alternatives = []
+    for word in sorted(words, key=len, reverse=True):
+        body = re.escape(word).replace(r"\ ", r"\s*")
+        left = r"(?<![A-Za-z])" if word[0].isascii() and word[0].isalnum() else ""
+        right = r"(?![A-Za-z])" if word[-1].isascii() and word[-1].isalpha() else ""
+        alternatives.append(f"{left}{body}{right}")
+    return re.compile("|".join(alternatives), re.IGNORECASE)
+
+
+def find_keywords(text: str) -> list[Keyword]:
+    """Attribute keywords in ``text``."""
+    pattern, table = _keyword_lexicon()
+    out = []
+    for m in pattern.finditer(text):
+        kw = table[_squash(m.group())]
+        out.append(Keyword(m.start(), m.end(), kw.attribute, kw.qualifier, kw.dims))
+    return out
+
+
+def find_qualifiers(text: str) -> list[Keyword]:
+    """Qualifier words (sparse, dense, tensor, non-tensor) in ``text``."""
+    pattern, table = _qualifier_lexicon()
+    out = []
+    for m in pattern.finditer(text):
+        qualifier = table[_squash(m.group())]
+        out.append(Keyword(m.start(), m.end(), "", qualifier, frozenset()))
+    return out

@@ -1,0 +1,398 @@
+"""Link each figure in prose to its chip and attribute, sentence by sentence.
+
+Input: what :func:`specextract.extract.find_all` found in normalized text (chips,
+attribute keywords, qualifiers, quantities). Output: :class:`Draft` claims in normalized
+coordinates. Rules, in short:
+
+* attribute: a keyword right after the figure ("2 TB/s的内存带宽", "5120个CUDA核心"), else
+  the nearest keyword before it in its clause (a precision beats a generic 算力), else
+  one earlier in the sentence, else the unit's default (TB/s -> memory_bandwidth);
+* chip: the nearest chip before the figure in its sentence, else one right after it
+  ("80GB显存的A100"), else the topic chip of the previous sentences;
+* speed-ups ("是前代V100的5倍", "5x the V100", "提升50%"): subject, baseline (a chip after
+  a comparison word, the subject's predecessor for 前代, a named architecture) and metric
+  (an attribute keyword in the sentence; none for plain 性能);
+* not claims: ranges, measured / overclocked / forecast / per-die figures, system totals,
+  figures outside a chip's plausible range (data/plausible.tsv).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from functools import lru_cache
+
+from .cues import cue_pattern, cue_value
+from .datafiles import bundled
+from .lexicon import Keyword, Mention
+from .quantities import Quantity
+from .schema import ATTRIBUTE_UNITS, PRECISION_ATTRIBUTES, QUALIFIERS
+from .segment import Span, clause_breaks, sentences
+
+DEFAULT_ATTRIBUTE = {"throughput": "compute", "bandwidth": "memory_bandwidth",
+                     "length": "process_node", "power": "tdp", "frequency": "boost_clock",
+                     "area": "die_area"}
+THROUGHPUT_ATTRS = PRECISION_ATTRIBUTES | {"fp64_tensor", "compute"}
+NOT_METRICS = frozenset({"tensor_cores", "tensor_core_gen", "pcie_gen", "mig_instances", "speedup"})
+COUNT_GAP = re.compile(r"^[\s的个颗独立完整块]*(?:GPU|gpu|个|的|独立|\s)*$")
+LABEL_GAP = re.compile(r"^[\s数量目为是有达到共计约近超过高达拥有具备集成配备采用提供的:：=]*$")
+TIGHT_GAP = re.compile(r"^\s*(?:的|of|in|for|at|)\s*(?:HBM\w*|GDDR\w*)?\s*$", re.IGNORECASE)
+RESPECTIVELY = re.compile(r"分别|respectively", re.IGNORECASE)
+PREDECESSOR_TAIL = re.compile(r"(?:前代|上一代|前一代|上代|之前的?|以前的?|the\s+previous|the|its)\s*$",
+                              re.IGNORECASE)
+STRONG_COMPARE = re.compile(r"(?:比|相比|相较于?|较|对比|than|vs\.?|versus|compared\s+(?:to|with)|over)\s*$",
+                            re.IGNORECASE)
+WEAK_COMPARE = re.compile(r"(?:是|为|达到|相当于|of)\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A claim before it is mapped back to the original text."""
+
+    entity: str
+    attribute: str
+    quantity: Quantity
+    value: Decimal
+    precision_exp: int
+    sentence: Span
+    variant: str = ""
+    operator: str = "="
+    qualifier: str = ""
+    baseline: str = ""
+    metric: str = ""
+
+
+@dataclass
+class Found:
+    """Everything the lexicons found in one normalized text."""
+
+    text: str
+    chips: list[Mention]
+    keywords: list[Keyword]
+    qualifiers: list[Keyword]
+    quantities: list[Quantity]
+
+
+@lru_cache(maxsize=1)
+def plausible_ranges() -> dict[str, tuple[Decimal, Decimal]]:
+    rows = bundled("plausible.tsv", ("attribute", "min", "max"))
+    return {r["attribute"]: (Decimal(r["min"]), Decimal(r["max"])) for r in rows}
+
+
+@lru_cache(maxsize=1)
+def relations() -> tuple[dict[str, str], dict[str, str]]:
+    """(chip -> predecessor, architecture word (lower) -> chip)."""
+    rows = bundled("predecessors.tsv", ("kind", "name", "chip"))
+    pred = {r["name"]: r["chip"] for r in rows if r["kind"] == "predecessor"}
+    arch = {r["name"].lower(): r["chip"] for r in rows if r["kind"] == "architecture"}
+    return pred, arch
+
+
+def plausible(attribute: str, value: Decimal) -> bool:
+    lo, hi = plausible_ranges().get(attribute, (Decimal(0), Decimal("Infinity")))
+    return lo <= value <= hi
+
+
+def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
+    """Drafts for every figure outside the ``skip`` spans (tables read apart)."""
+    text = found.text
+    drafts: list[Draft] = []
+    topic: Mention | None = None
+    qi = ci = ki = fi = 0
+    quantities, chips, keywords, quals = found.quantities, found.chips, found.keywords, found.qualifiers
+    for sent in sentences(text):
+        s_q, qi = _within(quantities, qi, sent)
+        s_c, ci = _within(chips, ci, sent)
+        s_k, ki = _within(keywords, ki, sent)
+        s_f, fi = _within(quals, fi, sent)
+        s_q = [q for q in s_q if not _inside_any(q, skip)]
+        if s_q:
+            ctx = _Sentence(text, sent, s_c, s_k, s_f, topic, clause_breaks(text, sent))
+            drafts.extend(ctx.link(s_q))
+        real = [c for c in s_c if not c.system]
+        if real:
+            topic = real[0]
+    return drafts
+
+
+def _within(items: list, i: int, span: Span) -> tuple[list, int]:
+    """Items (sorted by start) inside ``span``; returns them and the next index."""
+    while i < len(items) and items[i].start < span.start:
+        i += 1
+    j = i
+    while j < len(items) and items[j].start < span.end:
+        j += 1
+    return items[i:j], j
+
+
+def _inside_any(q: Quantity, spans: list[Span]) -> bool:
+    return any(s.start <= q.start < s.end for s in spans)
+
+
+class _Sentence:
+    def __init__(self, text, span, chips, keywords, quals, topic, breaks):
+        self.text, self.span, self.chips, self.keywords = text, span, chips, keywords
+        self.quals, self.topic, self.breaks = quals, topic, breaks
+
+    # -- structure ---------------------------------------------------------------
+    def clause(self, pos: int) -> Span:
+        start, end = self.span.start, self.span.end
+        for b in self.breaks:
+            if b < pos:
+                start = b + 1
+            else:
+                end = b
+                break
+        return Span(start, end)
+
+    def link(self, quantities: list[Quantity]) -> list[Draft]:
+        figures = [q for q in quantities if q.dimension not in ("ratio", "percent")]
+        out = self._respectively(figures)
+        done = {d.quantity for d in out}
+        for q in figures:
+            if q in done or q.is_range or self._excluded(q):
+                continue
+            d = self._figure(q)
+            if d is not None:
+                out.append(d)
+        for q in quantities:
+            if q.dimension in ("ratio", "percent") and not q.is_range and not self._excluded(q):
+                d = self._speedup(q, out)
+                if d is not None:
+                    out.append(d)
+        return out
+
+    def _excluded(self, q: Quantity) -> bool:
+        clause = self.clause(q.start)
+        for m in cue_pattern("exclude").finditer(self.text, clause.start, clause.end):
+            if cue_value("exclude", m.group()) != "cpu-baseline":
+                return True
+        return False
+
+    # -- figures -----------------------------------------------------------------
+    def _figure(self, q: Quantity) -> Draft | None:
+        kw = self._attribute_keyword(q)
+        attribute = self._attribute(q, kw)
+        if attribute is None:
+            return None
+        chip = self._chip(q)
+        if chip is None or chip.system:
+            return None
+        value, exp = _in_canonical(q, attribute)
+        if not plausible(attribute, value):
+            return None
+        return Draft(chip.entity, attribute, q, value, exp, self.span, chip.variant,
+                     self._operator(q), self._qualifier(q, kw, attribute))
+
+    def _attribute_keyword(self, q: Quantity) -> Keyword | None:
+        dims = {q.dimension} if q.dimension != "bare" else {"count"}
+        if q.dimension == "count":
+            dims = {"count"}
+        fits = [k for k in self.keywords if dims & k.dims]
+        after = [k for k in fits if k.start >= q.end and k.start - q.end <= 12]
+        for k in after:  # a keyword right after the figure owns it
+            gap = self.text[q.end:k.start]
+            if q.dimension in ("count", "bare") and COUNT_GAP.match(gap) and len(gap) <= 8:
+                return k
+            if q.dimension not in ("count", "bare") and TIGHT_GAP.match(gap):
+                return k
+        before = [k for k in fits if k.end <= q.start]
+        if q.dimension == "bare":  # a bare number needs its label right before it
+            if before and LABEL_GAP.match(self.text[before[-1].end:q.start]) \
+                    and q.start - before[-1].end <= 8:
+                return before[-1]
+            return None
+        if q.dimension == "count":
+            if before and q.start - before[-1].end <= 10:
+                return before[-1]
+            return None
+        clause = self.clause(q.start)
+        in_clause = [k for k in before if k.start >= clause.start]
+        pool = in_clause or before
+        if not pool:
+            return None
+        best = pool[-1]
+        if best.attribute == "compute":  # a precision in the clause says more than 算力
+            precise = [k for k in pool if k.attribute in THROUGHPUT_ATTRS - {"compute"}]
+            if precise:
+                best = precise[-1]
+        return best
+
+    def _attribute(self, q: Quantity, kw: Keyword | None) -> str | None:
+        if q.dimension == "ordinal":
+            if q.written == "PCIe":
+                return "pcie_gen"
+            after = [k for k in self.keywords if k.start >= q.end and k.start - q.end <= 3]
+            if after and after[0].attribute == "tensor_cores":
+                return "tensor_core_gen"
+            return None
+        if kw is not None:
+            return kw.attribute
+        if q.dimension == "bytes":
+            return "l2_cache" if q.written == "MB" else "memory_size"
+        return DEFAULT_ATTRIBUTE.get(q.dimension)
+
+    def _chip(self, q: Quantity) -> Mention | None:
+        before = [c for c in self.chips if c.end <= q.start]
+        if before:
+            return before[-1]
+        clause = self.clause(q.start)
+        after = [c for c in self.chips if c.start >= q.end and c.start < clause.end
+                 and c.start - q.end <= 12]
+        if after:
+            return after[0]
+        if not self.chips:
+            return self.topic
+        return None
+
+    def _operator(self, q: Quantity) -> str:
+        clause = self.clause(q.start)
+        head = self.text[max(clause.start, q.start - 8):q.start]
+        m = cue_pattern("op_before", "$").search(head)
+        if m:
+            return cue_value("op_before", m.group()) or "="
+        tail = self.text[q.end:min(clause.end, q.end + 8)]
+        m = cue_pattern("op_after", "^").match(tail)
+        if m:
+            return cue_value("op_after", m.group()) or "="
+        return "="
+
+    def _qualifier(self, q: Quantity, kw: Keyword | None, attribute: str) -> str:
+        found = set(filter(None, (kw.qualifier if kw else "").split(";")))
+        if attribute in THROUGHPUT_ATTRS:
+            clause = self.clause(q.start)
+            start = kw.start if kw is not None and kw.start >= clause.start else clause.start
+            for f in self.quals:
+                if start <= f.start and f.start < min(clause.end, q.end + 12):
+                    found.add(f.qualifier)
+            if "non-tensor" in found:
+                found.discard("tensor")
+            if "dense" in found and "sparse" in found:
+                found -= {"dense", "sparse"}
+        if attribute == "tf32":
+            found.discard("tensor")
+        return ";".join(x for x in QUALIFIERS if x in found)
+
+    def _respectively(self, figures: list[Quantity]) -> list[Draft]:
+        """'V100和A100的FP32分别为15.7和19.5 TFLOPS': the i-th figure to the i-th chip."""
+        m = RESPECTIVELY.search(self.text, self.span.start, self.span.end)
+        if not m:
+            return []
+        chips = [c for c in self.chips if c.end <= m.start()]
+        entities = list(dict.fromkeys(c.entity for c in chips))
+        after = [q for q in figures if q.start >= m.end() and not q.is_range]
+        if len(entities) < 2 or len(after) < len(entities):
+            return []
+        after = after[:len(entities)]
+        unit_q = next((q for q in reversed(after) if q.dimension != "bare"), None)
+        if unit_q is None:
+            return []
+        out = []
+        for entity, q in zip(entities, after):
+            if q.dimension == "bare":  # "15.7和19.5 TFLOPS": the unit is written once
+                q = replace(q, dimension=unit_q.dimension, written=unit_q.written)
+            kw = self._attribute_keyword(replace(q, start=m.start(), end=m.start()))
+            attribute = self._attribute(q, kw)
+            if attribute is None:
+                continue
+            value, exp = _in_canonical(q, attribute)
+            if plausible(attribute, value):
+                chip = next(c for c in chips if c.entity == entity)
+                out.append(Draft(entity, attribute, q, value, exp, self.span, chip.variant,
+                                 self._operator(q), self._qualifier(q, kw, attribute)))
+        return out
+
+    # -- speed-ups ---------------------------------------------------------------
+    def _speedup(self, q: Quantity, figures: list[Draft]) -> Draft | None:
+        clause = self.clause(q.start)
+        value, exp = q.value, q.precision_exp
+        if q.dimension == "percent":
+            near = self.text[max(self.span.start, q.start - 8):q.start] + " " + \
+                self.text[q.end:min(self.span.end, q.end + 10)]
+            if not cue_pattern("increase").search(near):
+                return None
+            value, exp = 1 + q.value / 100, q.precision_exp - 2
+        if q.written == "x" and re.match(r"\s?(?:[A-Z]|\d)", self.text[q.end:q.end + 2]) \
+                and any(c.start - q.end <= 2 for c in self.chips if c.start >= q.end):
+            return None  # "8x A100": a count of cards
+        sentence_text = self.text[self.span.start:self.span.end]
+        if cue_pattern("exclude").search(sentence_text) and "CPU" in sentence_text.upper():
+            return None
+        subject, baseline = self._comparison(q, clause)
+        if subject is None or not baseline or subject.entity == baseline or subject.system:
+            return None
+        if not plausible("speedup", value):
+            return None
+        metric = self._metric(q, subject, figures)
+        return Draft(subject.entity, "speedup", q, value, exp, self.span, subject.variant,
+                     self._operator(q), "", baseline, metric)
+
+    def _comparison(self, q: Quantity, clause: Span) -> tuple[Mention | None, str]:
+        pred, arch = relations()
+        compare_end = cue_pattern("compare", "$")
+        before = [c for c in self.chips if c.end <= q.start]
+        in_clause = [c for c in before if c.start >= clause.start]
+        # a chip after a comparison word, before the figure: "是前代V100的5倍", "比V100快"
+        for c in reversed(in_clause):
+            i = before.index(c)
+            head = self.text[max(self.span.start, c.start - 10):c.start]
+            head = PREDECESSOR_TAIL.sub("", head)
+            strong = STRONG_COMPARE.search(head)
+            weak = WEAK_COMPARE.search(head) and re.match(r"\s*的", self.text[c.end:q.start])
+            if strong or weak:
+                subject = next((s for s in reversed(before[:i])
+                                if s.entity != c.entity and not self._is_baseline(s)), None)
+                return subject or self._topic_if_free(), c.entity
+        # a chip after the figure: "5x the V100", "68% faster than the A100"
+        after = [c for c in self.chips if c.start >= q.end and c.start < clause.end]
+        if after:
+            gap = self.text[q.end:after[0].start]
+            if compare_end.search(gap) and len(gap) <= 30:
+                subjects = [c for c in before if not self._is_baseline(c)]
+                subject = subjects[-1] if subjects else self._topic_if_free()
+                return subject, after[0].entity
+        subjects = [c for c in before if not self._is_baseline(c)]
+        subject = subjects[-1] if subjects else self._topic_if_free()
+        if subject is None:
+            return None, ""
+        window = self.text[self.span.start:min(self.span.end, q.end + 30)]
+        if cue_pattern("predecessor").search(window):
+            return subject, pred.get(subject.entity, "")
+        for m in re.finditer(r"([A-Za-z\u4e00-\u9fff]+?)(?:架构|architecture|\s+GPU|\s+generation)",
+                             window, re.IGNORECASE):
+            word = m.group(1).lower()
+            for name, chip in arch.items():
+                if word.endswith(name):
+                    return subject, chip
+        return subject, ""
+
+    def _is_baseline(self, c: Mention) -> bool:
+        """Is this chip named as what something is compared against ("比V100", "是V100的")?"""
+        head = PREDECESSOR_TAIL.sub("", self.text[max(self.span.start, c.start - 10):c.start])
+        return bool(STRONG_COMPARE.search(head) or (
+            WEAK_COMPARE.search(head) and re.match(r"\s*的", self.text[c.end:c.end + 3])))
+
+    def _topic_if_free(self) -> Mention | None:
+        return self.topic if not [c for c in self.chips if not c.system] else None
+
+    def _metric(self, q: Quantity, subject: Mention, figures: list[Draft]) -> str:
+        """The attribute compared: a keyword in the figure's clause, else the figure the
+        subject was given earlier in the sentence ("算力15TFLOPS，是前代V100的5倍")."""
+        clause = self.clause(q.start)
+        if cue_pattern("generic_metric").search(self.text, clause.start, q.end + 6):
+            return ""
+        before = [k for k in self.keywords if clause.start <= k.start and k.end <= q.start
+                  and k.attribute not in NOT_METRICS]
+        if before:
+            return before[-1].attribute
+        same = [d for d in figures if d.entity == subject.entity and d.attribute != "speedup"
+                and d.quantity.start < clause.start]
+        return same[-1].attribute if same else ""
+
+
+def _in_canonical(q: Quantity, attribute: str) -> tuple[Decimal, int]:
+    """The figure in the attribute's canonical unit (bytes: MB for l2_cache)."""
+    value, exp = q.value, q.precision_exp
+    if attribute == "l2_cache" and q.dimension == "bytes":
+        value, exp = value * 1000, exp + 3
+    return value, exp

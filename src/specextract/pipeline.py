@@ -1,0 +1,24 @@
+"""One document through the stages: read -> normalize -> extract (-> check, when asked)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .extract import extract_normalized
+from .ingest import read_document
+from .normalize import Normalized, normalize
+from .records import Claim, Document
+
+
+@dataclass(frozen=True)
+class Processed:
+    document: Document
+    normalized: Normalized
+    claims: list[Claim]
+
+
+def process_file(path: str | Path) -> Processed:
+    """Read, normalize and extract one article file (raises DocumentError)."""
+    doc = read_document(path)
+    norm = normalize(doc.text)
+    return Processed(doc, norm, extract_normalized(doc.text, norm, doc.doc_id))

@@ -1,0 +1,196 @@
+"""Find quantities in normalized text: a number, its magnitude word and its unit.
+
+``find_quantities(text)`` returns :class:`Quantity` records with spans into ``text``.
+Model names and keywords that contain digits (A100, FP64, HBM2e) must be masked with
+spaces before the call (see :mod:`specextract.extract`), so that "FP647.8 TFLOPS"
+yields 7.8 and "A100" yields nothing.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import lru_cache
+
+from .datafiles import bundled
+from .numerals import (MAGNITUDES, ORDINAL_WORDS, WORD_NUMBERS, Number, parse_arabic,
+                       parse_cjk, scale, times)
+
+ARABIC = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+CJK_NUM = r"[零〇一二两三四五六七八九十百千]+"
+WORD_NUM = r"(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty)"
+MAGNITUDE = (r"\s?(?:千万亿|万亿|千亿|百亿|千万|百万|万|亿|兆(?!字节|赫|瓦)|千(?![兆克米]))"
+             r"|\s(?i:thousand|million|billion|trillion)\b|(?:bn|B)(?=\s*(?:transistors|个?晶体管))")
+COUNTERS = {"个": "count", "颗": "count", "枚": "count", "组": "count",
+            "张": "other", "块": "other", "台": "other", "种": "other", "款": "other",
+            "卡": "other", "年": "other", "月": "other", "日": "other", "元": "other",
+            "美元": "other", "人民币": "other", "节点": "other", "倍数": "other"}
+FLOP_WORDS = r"(?P<flopmag>千万亿|万亿|兆|亿)次(?:的)?(?:浮点|整数)?(?:运算|计算|操作)?(?:每秒)?"
+ORDINAL_PATTERNS = (
+    r"第\s*(?P<ord>[一二三四五六七八九十]|\d{1,2})\s*代",
+    r"(?<![A-Za-z])(?P<ordw>(?i:first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|5th|6th))[\s-]*(?i:gen(?:eration)?)\b",
+    r"(?<![\d.])(?P<ordd>[1-6])\s*代(?=\s*(?:Tensor|张量|NVLink|NVlink))",
+    r"PCI-?[Ee](?:xpress)?\s*(?:(?i:Gen)\s*)?(?P<pcie>[1-6])(?:\.0)?(?![\d.])",
+    r"PCI-?[Ee]\s*(?:第)?(?P<pciecjk>[一二三四五六])代",
+)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number with its unit, in the dimension's base unit (see data/units.tsv)."""
+
+    start: int
+    end: int
+    value: Decimal
+    precision_exp: int
+    dimension: str  # throughput, bytes, bandwidth, ..., count, ordinal, ratio, percent, bare
+    written: str = ""  # the unit as written, canonical spelling ("TOPS", "Gb", "个")
+    number_start: int = 0
+    number_end: int = 0
+    is_range: bool = False
+
+
+@lru_cache(maxsize=1)
+def _unit_table() -> tuple[dict[str, tuple[str, Decimal, str]], str]:
+    """(alias lower-cased or exact -> (dimension, factor, written), regex alternation)."""
+    rows = bundled("units.tsv", ("alias", "dimension", "factor", "written", "case"))
+    table: dict[str, tuple[str, Decimal, str]] = {}
+    alternatives = []
+    for r in sorted(rows, key=lambda r: len(r["alias"]), reverse=True):
+        alias = r["alias"]
+        exact = r["case"] == "exact"
+        table[alias if exact else alias.lower()] = (r["dimension"], Decimal(r["factor"]), r["written"])
+        body = re.escape(alias).replace(r"\ ", r"\s?")
+        if alias[-1].isascii() and alias[-1].isalpha():
+            body += r"(?![A-Za-z])"
+        alternatives.append(body if exact else f"(?i:{body})")
+    return table, "|".join(alternatives)
+
+
+def unit_info(unit_text: str) -> tuple[str, Decimal, str] | None:
+    table, _ = _unit_table()
+    key = " ".join(unit_text.split())
+    return table.get(key) or table.get(key.lower())
+
+
+@lru_cache(maxsize=1)
+def quantity_pattern() -> re.Pattern:
+    _, units = _unit_table()
+    counters = "|".join(sorted(COUNTERS, key=len, reverse=True))
+    number = rf"(?P<num>{ARABIC})|(?P<cjk>{CJK_NUM})|(?P<word>{WORD_NUM})(?=\s)"
+    return re.compile(
+        rf"(?:{number})(?:\s?{FLOP_WORDS}|(?P<mag>{MAGNITUDE})?"
+        rf"(?:\s?(?:(?P<unit>{units})|(?P<counter>{counters})))?)"
+    )
+
+
+@lru_cache(maxsize=1)
+def ordinal_pattern() -> re.Pattern:
+    return re.compile("|".join(f"(?:{p})" for p in ORDINAL_PATTERNS))
+
+
+RATIO_WORDS = re.compile(r"(?<![A-Za-z])(?P<w>(?i:twice|double[ds]?|triple[ds]?|quadruple[ds]?))(?![A-Za-z])|翻(?:了)?(?:一)?(?:番|倍)")
+RANGE_AFTER = re.compile(r"\s*(?:-|–|—|~|～|到|至|to)\s*(?:\d|[零一二两三四五六七八九十])")
+RANGE_BEFORE = re.compile(r"(?:\d|[零一二两三四五六七八九十])\s*(?:[A-Za-z/%]{0,7}|[^\x00-\x7f]{0,2})\s*(?:-|–|—|~|～|到|至|to)\s*$")
+
+
+def find_quantities(text: str) -> list[Quantity]:
+    """All quantities in ``text`` (masked normalized text), in order."""
+    out: list[Quantity] = []
+    for m in quantity_pattern().finditer(text):
+        q = _quantity(text, m)
+        if q is not None:
+            out.append(q)
+    ordinals = _ordinals(text)
+    if ordinals:  # "PCIe 4.0" is an ordinal, not the number 4.0
+        spans = [(o.start, o.end) for o in ordinals]
+        out = [q for q in out if not any(s < q.end and q.start < e for s, e in spans)]
+    out.extend(ordinals)
+    out.extend(_ratio_words(text))
+    out.sort(key=lambda q: q.start)
+    return out
+
+
+def _quantity(text: str, m: re.Match) -> Quantity | None:
+    start = m.start()
+    before = text[start - 1] if start else ""
+    if before and (before.isascii() and (before.isalnum() or before in "_.") or before in "第"):
+        # inside a word or model name, or an ordinal (handled apart) -- unless it follows
+        # a unit, as in tables flattened into text ("7.8 TFLOPS9.7 TFLOPS", "1530MHz1410MHz")
+        if not (before.isalpha() and _after_unit(text, start)):
+            return None
+    if m.group("num"):
+        number = parse_arabic(m.group("num"))
+    elif m.group("cjk"):
+        number = parse_cjk(m.group("cjk"))
+    else:
+        number = Number(Decimal(WORD_NUMBERS[m.group("word").lower()]), 0)
+    if number is None:
+        return None
+    number_end = m.end("num") if m.group("num") else m.end("cjk") if m.group("cjk") else m.end("word")
+    mag = (m.group("mag") or "").strip()
+    if mag:
+        number = scale(number, MAGNITUDES[mag])
+    dimension, written = "bare", ""
+    if m.group("flopmag"):
+        number = scale(number, MAGNITUDES[m.group("flopmag")] - 12)  # -> T(FL)OPS
+        dimension, written = "throughput", "万亿次"
+    elif m.group("unit"):
+        info = unit_info(m.group("unit"))
+        if info is None:
+            return None
+        dimension, factor, written = info
+        number = times(number, factor)
+    elif m.group("counter"):
+        dimension = COUNTERS[m.group("counter")]
+        written = m.group("counter")
+    if dimension == "other":
+        return None
+    if not m.group("num") and dimension == "bare":
+        return None  # a Chinese or English numeral needs a unit or counter to be a figure
+    end = m.end()
+    is_range = bool(RANGE_AFTER.match(text, end)) or bool(
+        RANGE_BEFORE.search(text[max(0, start - 12):start]))
+    return Quantity(start, end, number.value, number.precision_exp, dimension, written,
+                    start, number_end, is_range)
+
+
+@lru_cache(maxsize=1)
+def _unit_end_pattern() -> re.Pattern:
+    _, units = _unit_table()
+    return re.compile(rf"(?:\d|\s)(?:{units})$")
+
+
+def _after_unit(text: str, start: int) -> bool:
+    return bool(_unit_end_pattern().search(text, max(0, start - 14), start))
+
+
+def _ordinals(text: str) -> list[Quantity]:
+    out = []
+    for m in ordinal_pattern().finditer(text):
+        if m.group("ord"):
+            raw = m.group("ord")
+            n = int(raw) if raw.isdigit() else int(parse_cjk(raw).value)
+            written = "代"
+        elif m.group("ordw"):
+            n, written = ORDINAL_WORDS[m.group("ordw").lower()], "generation"
+        elif m.group("ordd"):
+            n, written = int(m.group("ordd")), "代"
+        elif m.group("pcie"):
+            n, written = int(m.group("pcie")), "PCIe"
+        else:
+            n, written = int(parse_cjk(m.group("pciecjk")).value), "PCIe"
+        out.append(Quantity(m.start(), m.end(), Decimal(n), 0, "ordinal", written,
+                            m.start(), m.end()))
+    return out
+
+
+def _ratio_words(text: str) -> list[Quantity]:
+    out = []
+    for m in RATIO_WORDS.finditer(text):
+        word = (m.group("w") or "double").lower().rstrip("sd") or "double"
+        value = {"twice": 2, "double": 2, "doubl": 2, "tripl": 3, "triple": 3,
+                 "quadrupl": 4, "quadruple": 4}.get(word, 2)
+        out.append(Quantity(m.start(), m.end(), Decimal(value), 0, "ratio", "x",
+                            m.start(), m.end()))
+    return out

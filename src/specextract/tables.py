@@ -1,0 +1,270 @@
+"""Spec tables: every cell mapped to its chip, attribute and unit.
+
+Two readers:
+
+* grid tables (markdown pipes, HTML tables turned into " | " rows, tab- or
+  space-aligned columns): chips head the columns and labels the rows, or chips head the
+  rows and labels the columns; a bare number takes its unit from the label ("显存带宽(GB/s)")
+  or from the attribute;
+* run tables (tables flattened into text, "参数V100A100FP647.8 TFLOPS9.7 TFLOPS"): a run of
+  chip names, then label after label each followed by one figure per chip, in order.
+
+Returns drafts and the spans the tables cover, so prose linking leaves them alone.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from decimal import Decimal
+from functools import lru_cache
+
+from .lexicon import Keyword, Mention
+from .linking import DEFAULT_ATTRIBUTE, THROUGHPUT_ATTRS, Draft, Found, plausible, _in_canonical
+from .quantities import Quantity, _unit_table, unit_info
+from .numerals import times
+from .schema import ATTRIBUTE_UNITS, QUALIFIERS
+from .segment import Span, lines
+
+SEPARATOR_ROW = re.compile(r"^[\s|:\-+=]*$")
+WIDE_GAP = re.compile(r"\t|\s{2,}| \| |\|")
+HEADER_GAP = re.compile(r"^[\s|/、,，:：\-]*(?:vs\.?|VS|和|与|对比)?[\s|/、,，:：\-]*$")
+RUN_GAP = re.compile(r"^[\s|/、,，;；]*$")
+OP_BEFORE = re.compile(r"(?:>|≥|超过|more than|over)\s*$", re.IGNORECASE)
+UNIT_FOR_ATTRIBUTE = {"memory_size": ("bytes", "GB"), "memory_bandwidth": ("bandwidth", "GB/s"),
+                      "nvlink_bandwidth": ("bandwidth", "GB/s"), "tdp": ("power", "W"),
+                      "process_node": ("length", "nm"), "die_area": ("area", "mm2"),
+                      "boost_clock": ("frequency", "MHz"), "memory_bus_width": ("bits", "bit"),
+                      "l2_cache": ("bytes", "MB")}
+
+
+def link_tables(found: Found) -> tuple[list[Draft], list[Span]]:
+    drafts: list[Draft] = []
+    spans: list[Span] = []
+    for block in _grid_blocks(found.text):
+        d = _read_grid(found, block)
+        if d:
+            drafts.extend(d)
+            spans.append(Span(block[0][0].start, block[-1][-1].end))
+    for run_drafts, span in _read_runs(found, spans):
+        drafts.extend(run_drafts)
+        spans.append(span)
+    return drafts, spans
+
+
+# -- grid tables -----------------------------------------------------------------
+def _cells(text: str, line: Span) -> list[Span]:
+    """Cell spans of a table row (outer pipes dropped, cells trimmed)."""
+    row = text[line.start:line.end]
+    cells, pos = [], 0
+    for m in WIDE_GAP.finditer(row):
+        cells.append((pos, m.start()))
+        pos = m.end()
+    cells.append((pos, len(row)))
+    out = []
+    for s, e in cells:
+        chunk = row[s:e]
+        lead = len(chunk) - len(chunk.lstrip())
+        trail = len(chunk.rstrip())
+        if trail > lead:
+            out.append(Span(line.start + s + lead, line.start + s + trail))
+    return out
+
+
+def _grid_blocks(text: str) -> list[list[list[Span]]]:
+    """Runs of two or more consecutive table rows, each row a list of cells."""
+    blocks, current = [], []
+    for line in lines(text):
+        row = text[line.start:line.end]
+        if "|" in row and SEPARATOR_ROW.match(row):
+            continue
+        cells = _cells(text, line) if WIDE_GAP.search(row.strip()) else []
+        if len(cells) >= 2:
+            current.append(cells)
+            continue
+        if len(current) >= 2:
+            blocks.append(current)
+        current = []
+    if len(current) >= 2:
+        blocks.append(current)
+    return blocks
+
+
+def _in(items: list, span: Span) -> list:
+    return [x for x in items if span.start <= x.start and x.end <= span.end]
+
+
+def _chip_of(found: Found, cell: Span) -> Mention | None:
+    chips = _in(found.chips, cell)
+    entities = {c.entity for c in chips}
+    return chips[0] if len(entities) == 1 and not chips[0].system else None
+
+
+def _read_grid(found: Found, rows: list[list[Span]]) -> list[Draft]:
+    header = rows[0]
+    col_chips = {j: _chip_of(found, c) for j, c in enumerate(header) if j}
+    col_chips = {j: c for j, c in col_chips.items() if c is not None}
+    row_chips = {i: _chip_of(found, r[0]) for i, r in enumerate(rows) if i}
+    row_chips = {i: c for i, c in row_chips.items() if c is not None}
+    out: list[Draft] = []
+    if col_chips and len(col_chips) >= len(row_chips):
+        for row in rows[1:]:
+            for j, chip in col_chips.items():
+                if j < len(row):
+                    out.extend(_cell_drafts(found, chip, row[0], row[j]))
+    elif row_chips:
+        for i, chip in row_chips.items():
+            row = rows[i]
+            for j in range(1, min(len(row), len(header))):
+                out.extend(_cell_drafts(found, chip, header[j], row[j]))
+    return out
+
+
+@lru_cache(maxsize=1)
+def _label_unit_regex() -> re.Pattern:
+    _, alternation = _unit_table()
+    return re.compile(rf"(?<![A-Za-z])(?:{alternation})")
+
+
+def _label(found: Found, label: Span) -> tuple[Keyword | None, tuple | None, set[str]]:
+    """(attribute keyword, unit written in the label, qualifiers) of a row/column label."""
+    kws = _in(found.keywords, label)
+    kw = None
+    if kws:
+        precise = [k for k in kws if k.attribute in THROUGHPUT_ATTRS - {"compute"}]
+        kw = precise[0] if precise else kws[0]
+    unit = None
+    m = _label_unit_regex().search(found.text, label.start, label.end)
+    if m:
+        unit = unit_info(m.group())
+    quals = {q.qualifier for q in _in(found.qualifiers, label)}
+    return kw, unit, quals
+
+
+def _cell_drafts(found: Found, chip: Mention, label: Span, cell: Span) -> list[Draft]:
+    quantities = [q for q in found.quantities if cell.start <= q.start < cell.end]
+    if not quantities:
+        return []
+    kw, unit, quals = _label(found, label)
+    quals |= {q.qualifier for q in _in(found.qualifiers, cell)}
+    pair = len(quantities) == 2 and "/" in found.text[quantities[0].end:quantities[1].start]
+    out = []
+    for i, q in enumerate(quantities):
+        q = _with_unit(q, kw, unit)
+        if q is None or q.is_range:
+            continue
+        attribute = _attribute(q, kw)
+        if attribute is None:
+            continue
+        value, exp = _in_canonical(q, attribute)
+        if not plausible(attribute, value):
+            continue
+        cell_quals = set(quals)
+        if pair and attribute in THROUGHPUT_ATTRS:
+            cell_quals.add("dense" if i == 0 else "sparse")
+        if "dense" in cell_quals and "sparse" in cell_quals and not pair:
+            cell_quals -= {"dense", "sparse"}
+        if attribute not in THROUGHPUT_ATTRS:
+            cell_quals &= {"boost"}
+        if kw is not None and kw.qualifier:
+            cell_quals.add(kw.qualifier)
+        if attribute == "tf32":
+            cell_quals.discard("tensor")
+        operator = ">=" if OP_BEFORE.search(found.text[cell.start:q.start]) else "="
+        out.append(Draft(chip.entity, attribute, q, value, exp, Span(cell.start, cell.end),
+                         chip.variant, operator, ";".join(x for x in QUALIFIERS if x in cell_quals)))
+    return out
+
+
+def _with_unit(q: Quantity, kw: Keyword | None, unit) -> Quantity | None:
+    """A bare number takes the label's unit, or the attribute's canonical one."""
+    if q.dimension != "bare":
+        return q
+    if unit is not None:
+        dimension, factor, written = unit
+        number = times(_num(q), factor)
+        return replace(q, value=number.value, precision_exp=number.precision_exp,
+                       dimension=dimension, written=written)
+    if kw is None:
+        return None
+    attr_unit = UNIT_FOR_ATTRIBUTE.get(kw.attribute)
+    if attr_unit:
+        dimension, written = attr_unit
+        if written == "MB":  # l2_cache: stored as GB in the bytes dimension
+            return replace(q, value=q.value / 1000, precision_exp=q.precision_exp - 3,
+                           dimension=dimension, written=written)
+        return replace(q, dimension=dimension, written=written)
+    if kw.attribute in THROUGHPUT_ATTRS:
+        return replace(q, dimension="throughput", written=ATTRIBUTE_UNITS[kw.attribute])
+    if "count" in kw.dims:
+        return replace(q, dimension="count")
+    return None
+
+
+def _num(q: Quantity):
+    from .numerals import Number
+    return Number(q.value, q.precision_exp)
+
+
+def _attribute(q: Quantity, kw: Keyword | None) -> str | None:
+    if q.dimension == "ordinal":
+        if q.written == "PCIe" or (kw is not None and kw.attribute == "pcie_gen"):
+            return "pcie_gen"
+        if kw is not None and kw.attribute == "tensor_cores":
+            return "tensor_core_gen"
+        return None
+    if kw is not None and (q.dimension in kw.dims or (q.dimension == "count" and "count" in kw.dims)):
+        return kw.attribute
+    if q.dimension == "bytes":
+        return "l2_cache" if q.written == "MB" else "memory_size"
+    return DEFAULT_ATTRIBUTE.get(q.dimension)
+
+
+# -- run tables ------------------------------------------------------------------
+def _read_runs(found: Found, taken: list[Span]) -> list[tuple[list[Draft], Span]]:
+    text = found.text
+    out = []
+    chips = [c for c in found.chips if not any(s.start <= c.start < s.end for s in taken)]
+    i = 0
+    while i < len(chips):
+        run = [chips[i]]
+        while i + len(run) < len(chips):
+            nxt = chips[i + len(run)]
+            gap = text[max(run[-1].end, run[-1].variant_end):nxt.start]
+            if not HEADER_GAP.match(gap) or "\n" in gap:
+                break
+            run.append(nxt)
+        i += len(run)
+        if len(run) < 2 or len({c.entity for c in run}) < 2:
+            continue
+        drafts, end = _run_rows(found, run)
+        if drafts:
+            out.append((drafts, Span(run[0].start, end)))
+    return out
+
+
+def _run_rows(found: Found, header: list[Mention]) -> tuple[list[Draft], int]:
+    """Label after label following a chip run, each with one figure per chip."""
+    text = found.text
+    start = max(header[-1].end, header[-1].variant_end)
+    limit = text.find("\n\n", start)
+    limit = len(text) if limit < 0 else limit
+    keywords = [k for k in found.keywords if start <= k.start < limit]
+    drafts: list[Draft] = []
+    end = start
+    for n, kw in enumerate(keywords):
+        stop = keywords[n + 1].start if n + 1 < len(keywords) else limit
+        qs = [q for q in found.quantities if kw.end <= q.start < stop]
+        if len(qs) < len(header) or not RUN_GAP.match(text[kw.end:qs[0].start].replace("(", "").replace(")", "")):
+            if drafts:
+                break
+            continue
+        cells = qs[:len(header)]
+        if any(not RUN_GAP.match(text[a.end:b.start]) for a, b in zip(cells, cells[1:])):
+            if drafts:
+                break
+            continue
+        label = Span(kw.start, cells[0].start)
+        for chip, q in zip(header, cells):
+            drafts.extend(_cell_drafts(found, chip, label, Span(q.start, q.end)))
+        end = cells[-1].end
+    return drafts, end
