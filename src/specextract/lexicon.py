@@ -64,7 +64,7 @@ def _chip_lexicon() -> tuple[re.Pattern, dict[str, dict[str, str]]]:
     by_alias: dict[str, dict[str, str]] = {}
     for r in rows:
         by_alias[_norm_alias(r["alias"])] = r
-    aliases = sorted(by_alias.values(), key=lambda r: len(r["alias"]), reverse=True)
+    aliases = sorted(rows, key=lambda r: len(r["alias"]), reverse=True)
     alternation = "|".join(_alias_regex(r["alias"]) for r in aliases)
     return re.compile(alternation), by_alias
 
@@ -93,12 +93,15 @@ VARIANT_SEP = re.compile(r"[\s\-_/]{0,2}")
 def find_chips(text: str) -> list[Mention]:
     """Chip mentions in ``text`` with entity, variant and whether a system is meant."""
     pattern, by_alias = _chip_lexicon()
+    matches = [(m, by_alias.get(_norm_alias(m.group()))) for m in pattern.finditer(text)]
+    # a short alias that needs context ("4090") also stands once the document has named
+    # the chip in full ("RTX 4090")
+    named = {row["entity"] for m, row in matches if row is not None and not row["context"]}
     out = []
-    for m in pattern.finditer(text):
-        row = by_alias.get(_norm_alias(m.group()))
+    for m, row in matches:
         if row is None:
             continue
-        if row["context"]:
+        if row["context"] and row["entity"] not in named:
             window = text[max(0, m.start() - CONTEXT_WINDOW):m.end() + CONTEXT_WINDOW]
             if not _context_regex(row["context"]).search(window):
                 continue
@@ -153,7 +156,8 @@ def _compile_words(words: list[str]) -> re.Pattern:
     alternatives = []
     for word in sorted(words, key=len, reverse=True):
         body = re.escape(word).replace(r"\ ", r"\s*")
-        left = r"(?<![A-Za-z])" if word[0].isascii() and word[0].isalnum() else ""
+        # upper-case run-together ("TFLOPSFP32") is a flattened table, not one word
+        left = r"(?-i:(?<![a-z]))" if word[0].isascii() and word[0].isalnum() else ""
         right = r"(?![A-Za-z])" if word[-1].isascii() and word[-1].isalpha() else ""
         alternatives.append(f"{left}{body}{right}")
     return re.compile("|".join(alternatives), re.IGNORECASE)

@@ -38,10 +38,18 @@ COUNT_GAP = re.compile(r"^[\s的个颗独立完整块]*(?:GPU|gpu|个|的|独立
 LABEL_GAP = re.compile(r"^[\s数量目为是有达到共计约近超过高达拥有具备集成配备采用提供的:：=]*$")
 TIGHT_GAP = re.compile(r"^\s*(?:的|of|in|for|at|)\s*(?:HBM\w*|GDDR\w*)?\s*$", re.IGNORECASE)
 RESPECTIVELY = re.compile(r"分别|respectively", re.IGNORECASE)
+KEYWORD_JOIN = re.compile(r"^\s*(?:/|、|和|与|及|&|or|and)\s*$", re.IGNORECASE)
+CHIP_JOIN = re.compile(r"^\s*(?:和|与|及|、|/|,|，|and|&)\s*$", re.IGNORECASE)
+PRONOUN_START = re.compile(r"(?:^|[，,：:\s])(?:其|它|该卡|该芯片|这款|此卡|本卡)(?!他|它)|\b(?:it|its|the card|this card|the chip)\b",
+                           re.IGNORECASE)
+BOTH = re.compile(r"都|均|同样|同为|皆|both|all\s", re.IGNORECASE)
 PREDECESSOR_TAIL = re.compile(r"(?:前代|上一代|前一代|上代|之前的?|以前的?|the\s+previous|the|its)\s*$",
                               re.IGNORECASE)
 STRONG_COMPARE = re.compile(r"(?:比|相比|相较于?|较|对比|than|vs\.?|versus|compared\s+(?:to|with)|over)\s*$",
                             re.IGNORECASE)
+WITH = re.compile(r"(?:与|和|跟|同|像|like|as)\s*$", re.IGNORECASE)
+SAME_AS = re.compile(r"\s*(?:相比|相较|比较|对比|一样|相同|一致|保持一致|类似|持平|相当|差不多|的规格相同)")
+FROM_TO = re.compile(r"从\s*$")
 WEAK_COMPARE = re.compile(r"(?:是|为|达到|相当于|of)\s*$", re.IGNORECASE)
 
 
@@ -111,7 +119,9 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
             drafts.extend(ctx.link(s_q))
         real = [c for c in s_c if not c.system]
         if real:
-            topic = real[0]
+            ctx = _Sentence(text, sent, s_c, s_k, s_f, topic, [])
+            subjects = [c for c in real if not ctx._is_baseline(c)]
+            topic = subjects[0] if subjects else real[0]
     return drafts
 
 
@@ -152,9 +162,7 @@ class _Sentence:
         for q in figures:
             if q in done or q.is_range or self._excluded(q):
                 continue
-            d = self._figure(q)
-            if d is not None:
-                out.append(d)
+            out.extend(self._figure(q))
         for q in quantities:
             if q.dimension in ("ratio", "percent") and not q.is_range and not self._excluded(q):
                 d = self._speedup(q, out)
@@ -170,19 +178,54 @@ class _Sentence:
         return False
 
     # -- figures -----------------------------------------------------------------
-    def _figure(self, q: Quantity) -> Draft | None:
+    def _figure(self, q: Quantity) -> list[Draft]:
         kw = self._attribute_keyword(q)
-        attribute = self._attribute(q, kw)
-        if attribute is None:
-            return None
+        chips = self._chips(q)
+        if not chips:
+            return []
+        out = []
+        for k in self._keyword_group(kw):
+            attribute = self._attribute(q, k)
+            if attribute is None:
+                continue
+            qualifier = self._qualifier(q, k, attribute)
+            if attribute == "fp64" and "tensor" in qualifier.split(";"):
+                attribute = "fp64_tensor"
+            value, exp = _in_canonical(q, attribute)
+            if not plausible(attribute, value):
+                continue
+            for chip in chips:
+                out.append(Draft(chip.entity, attribute, q, value, exp, self.span, chip.variant,
+                                 self._operator(q), qualifier))
+        return out
+
+    def _keyword_group(self, kw: Keyword | None) -> list[Keyword | None]:
+        """'FP16/BF16 Tensor算力' names two attributes: the figure is a claim for each."""
+        if kw is None:
+            return [None]
+        group = [kw]
+        for k in reversed([k for k in self.keywords if k.end <= group[0].start]):
+            if not (k.dims & kw.dims) or not KEYWORD_JOIN.match(self.text[k.end:group[0].start]):
+                break
+            group.insert(0, k)
+        for k in [k for k in self.keywords if k.start >= kw.end]:
+            if not (k.dims & kw.dims) or not KEYWORD_JOIN.match(self.text[group[-1].end:k.start]):
+                break
+            group.append(k)
+        return group
+
+    def _chips(self, q: Quantity) -> list[Mention]:
+        """The chip(s) a figure is about: 'P100和V100都是4096-bit' names two."""
         chip = self._chip(q)
         if chip is None or chip.system:
-            return None
-        value, exp = _in_canonical(q, attribute)
-        if not plausible(attribute, value):
-            return None
-        return Draft(chip.entity, attribute, q, value, exp, self.span, chip.variant,
-                     self._operator(q), self._qualifier(q, kw, attribute))
+            return []
+        group = [chip]
+        if BOTH.search(self.text, chip.end, q.start):
+            for c in reversed([c for c in self.chips if c.end <= group[0].start]):
+                if not CHIP_JOIN.match(self.text[c.end:group[0].start]):
+                    break
+                group.insert(0, c)
+        return group
 
     def _attribute_keyword(self, q: Quantity) -> Keyword | None:
         dims = {q.dimension} if q.dimension != "bare" else {"count"}
@@ -203,7 +246,9 @@ class _Sentence:
                 return before[-1]
             return None
         if q.dimension == "count":
-            if before and q.start - before[-1].end <= 10:
+            # the label before it, with nothing but chips and like figures in between
+            # ("SM数量：P100为56 个，V100为80 个，A100为108 个")
+            if before and not [k for k in self.keywords if before[-1].end <= k.start < q.start]:
                 return before[-1]
             return None
         clause = self.clause(q.start)
@@ -234,14 +279,21 @@ class _Sentence:
 
     def _chip(self, q: Quantity) -> Mention | None:
         before = [c for c in self.chips if c.end <= q.start]
-        if before:
+        if FROM_TO.search(self.text, max(self.span.start, q.start - 3), q.start):
+            # "与A100相比，A800的带宽从600GB/s降到400GB/s": the old figure is the other chip's
+            others = [c for c in before if self._is_baseline(c)]
+            return others[-1] if others else None
+        subjects = [c for c in before if not self._is_baseline(c)]
+        if subjects:
+            return subjects[-1]
+        if before and not PRONOUN_START.search(self.text[self.span.start:q.start]):
             return before[-1]
         clause = self.clause(q.start)
         after = [c for c in self.chips if c.start >= q.end and c.start < clause.end
                  and c.start - q.end <= 12]
         if after:
             return after[0]
-        if not self.chips:
+        if not subjects_or_none(self, q):
             return self.topic
         return None
 
@@ -367,10 +419,13 @@ class _Sentence:
         return subject, ""
 
     def _is_baseline(self, c: Mention) -> bool:
-        """Is this chip named as what something is compared against ("比V100", "是V100的")?"""
+        """Is this chip named as what something is compared against ("比V100", "是V100的",
+        "与A100相比", "与H100保持一致")?"""
         head = PREDECESSOR_TAIL.sub("", self.text[max(self.span.start, c.start - 10):c.start])
-        return bool(STRONG_COMPARE.search(head) or (
-            WEAK_COMPARE.search(head) and re.match(r"\s*的", self.text[c.end:c.end + 3])))
+        tail = self.text[max(c.end, c.variant_end):c.end + 12]
+        return bool(STRONG_COMPARE.search(head)
+                    or (WEAK_COMPARE.search(head) and re.match(r"\s*的", tail))
+                    or (WITH.search(head) and SAME_AS.match(tail)))
 
     def _topic_if_free(self) -> Mention | None:
         return self.topic if not [c for c in self.chips if not c.system] else None
@@ -388,6 +443,11 @@ class _Sentence:
         same = [d for d in figures if d.entity == subject.entity and d.attribute != "speedup"
                 and d.quantity.start < clause.start]
         return same[-1].attribute if same else ""
+
+
+def subjects_or_none(ctx: "_Sentence", q: Quantity) -> list[Mention]:
+    """Chips before ``q`` in the sentence that could be its subject (not baselines)."""
+    return [c for c in ctx.chips if c.end <= q.start and not ctx._is_baseline(c)]
 
 
 def _in_canonical(q: Quantity, attribute: str) -> tuple[Decimal, int]:

@@ -8,7 +8,7 @@ yields 7.8 and "A100" yields nothing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import lru_cache
 
@@ -61,9 +61,12 @@ def _unit_table() -> tuple[dict[str, tuple[str, Decimal, str]], str]:
         exact = r["case"] == "exact"
         table[alias if exact else alias.lower()] = (r["dimension"], Decimal(r["factor"]), r["written"])
         body = re.escape(alias).replace(r"\ ", r"\s?")
+        body = body if exact else f"(?i:{body})"
         if alias[-1].isascii() and alias[-1].isalpha():
-            body += r"(?![A-Za-z])"
-        alternatives.append(body if exact else f"(?i:{body})")
+            # a unit may run into an upper-case label in flattened tables ("TFLOPSFP32");
+            # a one-letter unit may not ("4 GPUs" is no 4 G)
+            body += r"(?![A-Za-z])" if len(alias) == 1 else r"(?![a-z])"
+        alternatives.append(body)
     return table, "|".join(alternatives)
 
 
@@ -91,7 +94,7 @@ def ordinal_pattern() -> re.Pattern:
 
 RATIO_WORDS = re.compile(r"(?<![A-Za-z])(?P<w>(?i:twice|double[ds]?|triple[ds]?|quadruple[ds]?))(?![A-Za-z])|翻(?:了)?(?:一)?(?:番|倍)")
 RANGE_AFTER = re.compile(r"\s*(?:-|–|—|~|～|到|至|to)\s*(?:\d|[零一二两三四五六七八九十])")
-RANGE_BEFORE = re.compile(r"(?:\d|[零一二两三四五六七八九十])\s*(?:[A-Za-z/%]{0,7}|[^\x00-\x7f]{0,2})\s*(?:-|–|—|~|～|到|至|to)\s*$")
+RANGE_JOIN = re.compile(r"\s*(?:-|–|—|~|～|到|至|to)\s*$")
 
 
 def find_quantities(text: str) -> list[Quantity]:
@@ -108,6 +111,18 @@ def find_quantities(text: str) -> list[Quantity]:
     out.extend(ordinals)
     out.extend(_ratio_words(text))
     out.sort(key=lambda q: q.start)
+    return _mark_ranges(text, out)
+
+
+def _mark_ranges(text: str, quantities: list[Quantity]) -> list[Quantity]:
+    """'1.9–2.0 TB/s', '300到350W': both ends of a range are ranges."""
+    out = list(quantities)
+    for i in range(1, len(out)):
+        a, b = out[i - 1], out[i]
+        if b.start - a.end <= 4 and RANGE_JOIN.match(text[a.end:b.start]) \
+                and a.dimension not in ("ordinal",) and b.dimension not in ("ordinal",):
+            out[i - 1] = replace(a, is_range=True)
+            out[i] = replace(b, is_range=True)
     return out
 
 
@@ -149,8 +164,7 @@ def _quantity(text: str, m: re.Match) -> Quantity | None:
     if not m.group("num") and dimension == "bare":
         return None  # a Chinese or English numeral needs a unit or counter to be a figure
     end = m.end()
-    is_range = bool(RANGE_AFTER.match(text, end)) or bool(
-        RANGE_BEFORE.search(text[max(0, start - 12):start]))
+    is_range = bool(RANGE_AFTER.match(text, end))
     return Quantity(start, end, number.value, number.precision_exp, dimension, written,
                     start, number_end, is_range)
 

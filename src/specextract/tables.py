@@ -29,6 +29,7 @@ SEPARATOR_ROW = re.compile(r"^[\s|:\-+=]*$")
 WIDE_GAP = re.compile(r"\t|\s{2,}| \| |\|")
 HEADER_GAP = re.compile(r"^[\s|/、,，:：\-]*(?:vs\.?|VS|和|与|对比)?[\s|/、,，:：\-]*$")
 RUN_GAP = re.compile(r"^[\s|/、,，;；]*$")
+LABEL_TAIL = re.compile(r"^(?:[\s|:：]|数量|个数|数|\([^)]{0,8}\)|（[^）]{0,8}）)*$")
 OP_BEFORE = re.compile(r"(?:>|≥|超过|more than|over)\s*$", re.IGNORECASE)
 UNIT_FOR_ATTRIBUTE = {"memory_size": ("bytes", "GB"), "memory_bandwidth": ("bandwidth", "GB/s"),
                       "nvlink_bandwidth": ("bandwidth", "GB/s"), "tdp": ("power", "W"),
@@ -254,7 +255,7 @@ def _run_rows(found: Found, header: list[Mention]) -> tuple[list[Draft], int]:
     for n, kw in enumerate(keywords):
         stop = keywords[n + 1].start if n + 1 < len(keywords) else limit
         qs = [q for q in found.quantities if kw.end <= q.start < stop]
-        if len(qs) < len(header) or not RUN_GAP.match(text[kw.end:qs[0].start].replace("(", "").replace(")", "")):
+        if len(qs) < len(header) or not LABEL_TAIL.match(text[kw.end:qs[0].start]):
             if drafts:
                 break
             continue
