@@ -14,6 +14,10 @@ from .normalize import normalize as normalize_text
 from .errors import DocumentError
 
 
+REFERENCE_OPTION = click.option("--reference", "reference_path", type=click.Path(exists=True),
+                                help="Check against this specs.csv (same format as the bundled one).")
+
+
 class _Group(click.Group):
     """Turns library errors into one clean line and exit status 2 (usage) or 1."""
 
@@ -126,19 +130,7 @@ def extract(files: tuple[str, ...], output: Path | None) -> None:
             click.echo(f"failed: {exc}", err=True)
             continue
         rows.extend(c.as_row() for c in result.claims)
-    if output is None:
-        import csv, io
-        from .export import columns_for, neutralise
-        buf = io.StringIO()
-        cols = columns_for(rows)
-        w = csv.DictWriter(buf, fieldnames=cols, extrasaction="ignore")
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: neutralise(str(r.get(k, ""))) for k in cols})
-        click.echo(buf.getvalue(), nl=False)
-    else:
-        write_csv(rows, output)
-        click.echo(f"{len(rows)} claims -> {output}", err=True)
+    _emit(rows, output)
     sys.exit(1 if failed else 0)
 
 
@@ -149,9 +141,10 @@ def extract(files: tuple[str, ...], output: Path | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--check/--no-check", default=True, show_default=True,
               help="Also check the extracted claims, for verdict accuracy.")
+@REFERENCE_OPTION
 @click.argument("corpus", required=False, type=click.Path(exists=True, file_okay=False))
 def evaluate(gold_path: str, pred_path: str | None, as_json: bool, check: bool,
-             corpus: str | None) -> None:
+             reference_path: str | None, corpus: str | None) -> None:
     """Precision, recall and F1 of extraction against a gold set.
 
     \b
@@ -177,7 +170,7 @@ def evaluate(gold_path: str, pred_path: str | None, as_json: bool, check: bool,
             scripts[result.document.doc_id] = result.normalized.script
             records.extend(result.claims)
         if check:
-            records = _checked(records)
+            records = _checked(records, reference_path)
         pred = claims_to_rows(records)
     else:
         raise click.UsageError("give a CORPUS folder or --pred FILE")
@@ -186,13 +179,158 @@ def evaluate(gold_path: str, pred_path: str | None, as_json: bool, check: bool,
     click.echo(report_to_json(report) if as_json else report_to_text(report))
 
 
-def _checked(claims):
-    """Checked claims when the checker is available, else the claims as they are."""
-    try:
-        from .check import check
-    except ImportError:
-        return claims
-    return check(claims)
+def _checked(claims, reference_path: str | None = None):
+    from .check import check
+    from .reference import load_reference
+    return check(claims, load_reference(reference_path))
+
+
+def _read_claims(path: str):
+    """Claim records from a claims CSV (codebook columns; start/end/precision if present)."""
+    import csv
+    from .gold import load_claims_csv
+    from .numerals import significant_exp
+    from .records import Claim
+    rows = load_claims_csv(path)
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        extra = list(csv.DictReader(fh))
+    out = []
+    for row, raw in zip(rows, extra):
+        start = int(raw.get("start") or 0)
+        end = int(raw.get("end") or start)
+        exp = raw.get("precision_exp")
+        out.append(Claim(doc_id=row.doc_id, entity=row.entity, attribute=row.attribute,
+                         value=row.value, surface=row.surface, start=start, end=end,
+                         variant=row.variant, operator=row.operator, qualifier=row.qualifier,
+                         baseline=row.baseline, metric=row.metric,
+                         precision_exp=int(exp) if exp not in (None, "") else
+                         significant_exp(format(row.value, "f")),
+                         sentence=raw.get("sentence", "")))
+    return out
+
+
+@cli.command(name="check")
+@click.argument("claims_csv", type=click.Path(exists=True, dir_okay=False))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write checked claims here (default: standard output).")
+@REFERENCE_OPTION
+def check_command(claims_csv: str, output: Path | None, reference_path: str | None) -> None:
+    """Add verdict, expected value, source and diagnosis to a claims CSV.
+
+    \b
+    Example:
+      specextract extract corpus -o claims.csv && specextract check claims.csv -o checked.csv
+    """
+    from .export import write_csv
+    rows = [c.as_row() for c in _checked(_read_claims(claims_csv), reference_path)]
+    _emit(rows, output)
+
+
+@cli.command()
+@click.argument("inputs", nargs=-1)
+@click.option("--claims", "claims_csv", type=click.Path(exists=True, dir_okay=False),
+              help="Read claims from this CSV instead of extracting from INPUTS.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path))
+@REFERENCE_OPTION
+def consensus(inputs: tuple[str, ...], claims_csv: str | None, output: Path | None,
+              reference_path: str | None) -> None:
+    """Which values articles claim for each chip and attribute, beside the reference.
+
+    \b
+    Example:
+      specextract consensus corpus
+    """
+    from .check import consensus as tabulate
+    from .reference import load_reference
+    if claims_csv:
+        claims = _read_claims(claims_csv)
+    elif inputs:
+        claims = _extract_all(inputs)
+    else:
+        raise click.UsageError("give INPUTS or --claims FILE")
+    ref = load_reference(reference_path)
+    table = tabulate(_checked(claims, reference_path), ref)
+    if output:
+        table.to_csv(output, index=False)
+    else:
+        import pandas as pd
+        with pd.option_context("display.max_rows", None, "display.width", 200,
+                               "display.max_colwidth", 60):
+            click.echo(table.to_string(index=False))
+
+
+def _extract_all(inputs):
+    from .pipeline import process_file
+    claims = []
+    for path in iter_input_files(inputs):
+        try:
+            claims.extend(process_file(path).claims)
+        except DocumentError as exc:
+            click.echo(f"failed: {exc}", err=True)
+    return claims
+
+
+def _emit(rows, output):
+    import csv, io
+    from .export import columns_for, neutralise, write_csv
+    if output is not None:
+        write_csv(rows, output)
+        click.echo(f"{len(rows)} claims -> {output}", err=True)
+        return
+    buf = io.StringIO()
+    cols = columns_for(rows)
+    w = csv.DictWriter(buf, fieldnames=cols, extrasaction="ignore")
+    w.writeheader()
+    for r in rows:
+        w.writerow({k: neutralise(str(r.get(k, ""))) for k in cols})
+    click.echo(buf.getvalue(), nl=False)
+
+
+@cli.group()
+def reference() -> None:
+    """Inspect and validate the reference table."""
+
+
+@reference.command("validate")
+@click.argument("file", required=False, type=click.Path(exists=True))
+def reference_validate(file: str | None) -> None:
+    """Validate a reference table (default: the bundled one).
+
+    \b
+    Example:
+      specextract reference validate my_specs.csv
+    """
+    from .reference import load_reference
+    ref = load_reference(file)
+    click.echo(f"ok: {len(ref.rows)} rows, {len(ref.marketing)} marketing ratios, "
+               f"version {ref.version[:12]}")
+
+
+@reference.command("show")
+@click.argument("chip")
+@click.option("--reference", "reference_path", type=click.Path(exists=True))
+def reference_show(chip: str, reference_path: str | None) -> None:
+    """Print one chip's reference rows as a table.
+
+    \b
+    Example:
+      specextract reference show A100
+    """
+    from .reference import load_reference
+    from .reference_rules import entity_key
+    ref = load_reference(reference_path)
+    rows = [r for r in ref.rows if entity_key(r.entity) == entity_key(chip)]
+    if not rows:
+        raise click.ClickException(f"no reference rows for {chip!r}")
+    import pandas as pd
+    from .records import format_decimal
+    frame = pd.DataFrame([{"variant": r.variant, "attribute": r.attribute,
+                           "value": format_decimal(r.value) if r.value is not None else
+                           ("not supported" if r.not_supported else ""),
+                           "unit": r.unit, "condition": r.condition[:50],
+                           "confidence": r.confidence} for r in rows])
+    with pd.option_context("display.max_rows", None, "display.width", 200):
+        click.echo(frame.to_string(index=False))
 
 
 def main() -> None:

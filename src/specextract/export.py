@@ -13,8 +13,9 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 def neutralise(cell: str) -> str:
     """A cell a spreadsheet would execute ("=HYPERLINK(...)") gets a leading apostrophe.
-    Plain numbers ("-5") stay numbers."""
-    if cell.startswith(FORMULA_START) and not _is_number(cell):
+    Plain numbers ("-5") stay numbers, and so does the codebook's operator "=" (a lone
+    "=" computes nothing)."""
+    if cell.startswith(FORMULA_START) and cell != "=" and not _is_number(cell):
         return "'" + cell
     return cell
 

@@ -1,0 +1,145 @@
+"""Check claims against the reference table: ``check(claims) -> list[CheckedClaim]``.
+
+One claim at a time: pick the applicable reference figures (rowselect / speedup), judge the
+value against each (verdicts), keep the best verdict, fill ``expected`` from the matching
+row (supported, approximate) or the nearest one (contradicted), and say why it is not
+supported (diagnose). Then, per document, mark claims that another claim about the same
+chip and attribute disagrees with. ``consensus`` tabulates values across documents.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import replace
+from decimal import Decimal
+from itertools import combinations
+from typing import Iterable
+
+import pandas as pd
+
+from .diagnose import diagnose
+from .records import Claim, CheckedClaim, format_decimal
+from .reference import Reference, load_reference
+from .reference_rules import entity_key
+from .rowselect import Selection, qualifiers_compatible, select_rows, variants_compatible
+from .schema import CONTRADICTED, UNVERIFIABLE
+from .speedup import Candidate, from_row, speedup_candidates
+from .verdicts import judge, sort_key, within_tolerance
+
+
+def check(claims: Iterable[Claim], reference: Reference | None = None) -> list[CheckedClaim]:
+    """Verdict, expected value, evidence and diagnosis for every claim, in input order."""
+    ref = reference if reference is not None else load_reference()
+    claims = list(claims)
+    checked = [check_one(claim, ref) for claim in claims]
+    for index, text in self_contradictions(claims).items():
+        checked[index] = replace(checked[index], self_contradiction=text)
+    return checked
+
+
+def check_one(claim: Claim, ref: Reference) -> CheckedClaim:
+    selection: Selection | None = None
+    if claim.attribute == "speedup":
+        candidates, note = speedup_candidates(ref, claim.entity, claim.baseline, claim.metric,
+                                              claim.variant)
+        notes = (note,)
+    else:
+        selection = select_rows(ref, claim.entity, claim.attribute, claim.variant, claim.qualifiers)
+        candidates, notes = [from_row(r) for r in selection.rows], selection.notes
+    if not candidates:
+        return CheckedClaim(claim, UNVERIFIABLE, notes=notes or ("no reference row",))
+    verdict, dev, best = best_candidate(claim, candidates)
+    return CheckedClaim(
+        claim, verdict,
+        expected=best.value,
+        expected_variant=best.variant,
+        expected_condition=best.condition,
+        deviation=None if dev is None else float(dev),
+        diagnosis=diagnose(claim, verdict, candidates, selection, ref),
+        source=best.source,
+        confidence=best.confidence,
+        notes=notes,
+    )
+
+
+def best_candidate(claim: Claim, candidates: list[Candidate]) -> tuple[str, Decimal | None, Candidate]:
+    """Best verdict over the candidates; for contradicted, the nearest numeric one."""
+    judged = []
+    for order, cand in enumerate(candidates):
+        if cand.not_supported or cand.value is None:
+            judged.append(((3, Decimal("Infinity"), 9, order), CONTRADICTED, None, cand))
+            continue
+        verdict, dev = judge(claim.value, cand.value, claim.precision_exp, claim.operator)
+        judged.append((sort_key(verdict, dev, cand.confidence, order), verdict, dev, cand))
+    _, verdict, dev, cand = min(judged, key=lambda item: item[0])
+    return verdict, dev, cand
+
+
+def _group_key(claim: Claim) -> tuple:
+    return (claim.doc_id, entity_key(claim.entity), claim.attribute,
+            entity_key(claim.baseline), claim.metric)
+
+
+def disagree(a: Claim, b: Claim) -> bool:
+    """Neither value is within the other's written tolerance."""
+    return (not within_tolerance(a.value, a.precision_exp, a.operator, b.value)
+            and not within_tolerance(b.value, b.precision_exp, b.operator, a.value))
+
+
+def self_contradictions(claims: list[Claim]) -> dict[int, str]:
+    """index -> 'other value (surface)' for claims another claim in the document disagrees with."""
+    groups: dict[tuple, list[int]] = defaultdict(list)
+    for index, claim in enumerate(claims):
+        groups[_group_key(claim)].append(index)
+    found: dict[int, list[str]] = defaultdict(list)
+    for members in groups.values():
+        for i, j in combinations(members, 2):
+            a, b = claims[i], claims[j]
+            if not (variants_compatible(a.variant, b.variant)
+                    and qualifiers_compatible(a.qualifiers, b.qualifiers)
+                    and qualifiers_compatible(b.qualifiers, a.qualifiers)) or not disagree(a, b):
+                continue
+            found[i].append(_mention(b))
+            found[j].append(_mention(a))
+    return {i: "; ".join(dict.fromkeys(texts)) for i, texts in found.items()}
+
+
+def _mention(claim: Claim) -> str:
+    surface = f" ({claim.surface})" if claim.surface else ""
+    return f"also says {format_decimal(claim.value)} {claim.unit}{surface}"
+
+
+CONSENSUS_COLUMNS = ("entity", "attribute", "baseline", "metric", "value", "unit", "documents",
+                     "claims", "verdicts", "reference_values")
+
+
+def consensus(checked_claims: Iterable[CheckedClaim], reference: Reference | None = None) -> pd.DataFrame:
+    """One line per (entity, attribute, value): how many documents state it, their verdicts,
+    and the reference's values for that chip and attribute."""
+    ref = reference if reference is not None else load_reference()
+    groups: dict[tuple, list[CheckedClaim]] = defaultdict(list)
+    for item in checked_claims:
+        c = item.claim
+        groups[(c.entity, c.attribute, c.baseline, c.metric, c.value.normalize())].append(item)
+    lines = []
+    for (entity, attribute, baseline, metric, value), items in groups.items():
+        verdicts = pd.Series([i.verdict for i in items]).value_counts()
+        lines.append({
+            "entity": entity, "attribute": attribute, "baseline": baseline, "metric": metric,
+            "value": format_decimal(value), "unit": items[0].claim.unit,
+            "documents": len({i.claim.doc_id for i in items}), "claims": len(items),
+            "verdicts": "; ".join(f"{v}:{n}" for v, n in verdicts.items()),
+            "reference_values": _reference_values(ref, items),
+        })
+    frame = pd.DataFrame(lines, columns=list(CONSENSUS_COLUMNS))
+    return frame.sort_values(["documents", "entity", "attribute", "value"],
+                             ascending=[False, True, True, True], ignore_index=True)
+
+
+def _reference_values(ref: Reference, items: list[CheckedClaim]) -> str:
+    claim = items[0].claim
+    if claim.attribute == "speedup":
+        values = {i.expected for i in items if i.expected is not None}
+    else:
+        values = {r.value for r in select_rows(ref, claim.entity, claim.attribute).rows
+                  if r.value is not None}
+    return "; ".join(format_decimal(v) for v in sorted(values))

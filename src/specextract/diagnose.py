@@ -1,0 +1,254 @@
+"""Why a claim is not supported, as far as the reference shows it (codebook, Diagnoses).
+
+``diagnose`` returns '; '-joined parts, most specific first; each part starts with one of
+the keywords below so the export can be filtered on it.
+"""
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from .records import Claim, format_decimal
+from .reference import Reference, RefRow
+from .reference_rules import entity_key
+from .rowselect import COMPUTE, COMPUTE_ATTRIBUTES, Selection, select_rows
+from .schema import CONTRADICTED, PRECISION_ATTRIBUTES, SUPPORTED
+from .speedup import Candidate, metric_pairs, ratio_candidate
+from .verdicts import EXACT_MAX, MATCH_MAX, deviation, matches
+
+NOT_SUPPORTED = "not supported"
+PRELIMINARY = "preliminary"
+MISATTRIBUTED = "misattributed"
+WRONG_VARIANT = "wrong variant"
+SPARSE_AS_DENSE = "sparse as dense"
+WRONG_PRECISION = "wrong precision"
+WRONG_QUALIFIER = "qualifier wrong"
+UNIT = "unit mix-up"
+MAGNITUDE = "magnitude"
+DIGITS_SWAPPED = "digits swapped"
+VENDOR_RATIO = "vendor ratio"
+DIAGNOSES = (NOT_SUPPORTED, WRONG_VARIANT, SPARSE_AS_DENSE, WRONG_PRECISION, PRELIMINARY,
+             MISATTRIBUTED, UNIT, MAGNITUDE, DIGITS_SWAPPED, VENDOR_RATIO, WRONG_QUALIFIER)
+PLAIN_UNITS = frozenset({"count", "ordinal", "x"})
+
+# Codebook: "前代/上一代/previous generation" P100 -> V100 -> A100 -> H100 -> B200, H100 -> H200.
+GENERATIONS = (("P100", "V100", "A100", "H100", "B200"), ("H100", "H200"))
+# Unit slips by a factor: bits for bytes (8) and a prefix step (1000).
+BYTE_UNITS = frozenset({"GB", "GB/s", "MB"})
+PREFIX_STEP = {"GB/s": "GB/s vs TB/s", "TFLOPS": "TFLOPS vs PFLOPS", "TOPS": "TOPS vs POPS",
+               "GB": "GB vs TB", "MB": "MB vs GB", "MHz": "MHz vs GHz", "W": "W vs kW"}
+MAX_NAMES = 3
+
+
+def chain_distance(a: str, b: str) -> int:
+    """Generations apart in the codebook's predecessor chain (99: not in one chain)."""
+    a, b = entity_key(a), entity_key(b)
+    for chain in GENERATIONS:
+        keys = [entity_key(name) for name in chain]
+        if a in keys and b in keys:
+            return abs(keys.index(a) - keys.index(b))
+    return 99
+
+
+def _num(value: Decimal | None) -> str:
+    return format_decimal(value) if value is not None else "?"
+
+
+def _fig(row: RefRow) -> str:
+    quals = " ".join(q for q in ("tensor", "sparse") if q in row.qualifiers)
+    where = f", {row.variant}" if row.variant else ""
+    unit = "" if row.unit in PLAIN_UNITS else f" {row.unit}"
+    return f"{_num(row.value)}{unit}{' ' + quals if quals else ''}{where}"
+
+
+def diagnose(claim: Claim, verdict: str, candidates: list[Candidate],
+             selection: Selection | None, ref: Reference) -> str:
+    """'; '-joined diagnoses for a claim that is not supported ('' when none applies)."""
+    if verdict == SUPPORTED:
+        return selection.qualifier_wrong if selection else ""
+    parts: list[str] = []
+    numbers = [c.value for c in candidates if c.value is not None and not c.not_supported]
+    if claim.attribute == "speedup":
+        parts += _speedup_parts(claim, verdict, ref)
+    elif selection is not None:
+        parts += _not_supported(claim, verdict, selection)
+        # The most specific explanation the reference shows, in this order: another of the
+        # chip's own figures, its preliminary figure, another variant's, another chip's.
+        if verdict == CONTRADICTED:
+            explain = (_wrong_precision, _preliminary_of, _wrong_variant, _misattributed)
+        else:
+            explain = (_preliminary_of,)
+        for rule in explain:
+            found = rule(claim, ref, selection)
+            if found:
+                parts += found
+                break
+    parts += _unit(claim, numbers)
+    parts += _magnitude(claim, numbers)
+    parts += _digits(claim, numbers)
+    if claim.attribute == "speedup":
+        parts += _vendor_ratio(claim, ref)
+    if selection is not None and selection.qualifier_wrong:
+        parts.append(selection.qualifier_wrong)
+    return "; ".join(dict.fromkeys(parts))
+
+
+def _not_supported(claim: Claim, verdict: str, sel: Selection) -> list[str]:
+    absent = [r for r in sel.rows if r.not_supported]
+    if verdict != CONTRADICTED or not absent or any(r.value is not None for r in sel.rows):
+        return []
+    why = f" ({absent[0].condition})" if absent[0].condition else ""
+    return [f"{NOT_SUPPORTED}: the reference says {claim.entity} has no {claim.attribute}{why}"]
+
+
+def _preliminary_of(claim: Claim, ref: Reference, sel: Selection) -> list[str]:
+    hits = [r for r in sel.preliminary if r.value is not None and matches(claim.value, r.value)]
+    return [f"{PRELIMINARY}: {_num(claim.value)} is the preliminary figure {_fig(r)} "
+            f"({r.condition})" for r in hits[:1]]
+
+
+def _family(attribute: str) -> tuple[str, ...]:
+    return COMPUTE_ATTRIBUTES if attribute == COMPUTE else (attribute,)
+
+
+def _misattributed(claim: Claim, ref: Reference, sel: Selection | None = None) -> list[str]:
+    own = entity_key(claim.entity)
+    hits = [r for a in _family(claim.attribute) for r in ref.attribute_rows(a)
+            if r.value is not None and entity_key(r.entity) != own
+            and _same_figure(claim, r)]
+    hits.sort(key=lambda r: (r.preliminary, chain_distance(claim.entity, r.entity),
+                             deviation(claim.value, r.value), r.entity))
+    names = list(dict.fromkeys(r.entity for r in hits))
+    if not names:
+        return []
+    first = hits[0]
+    also = f" (also {', '.join(names[1:MAX_NAMES])})" if len(names) > 1 else ""
+    early = " (a preliminary figure)" if first.preliminary else ""
+    return [f"{MISATTRIBUTED}: {_num(claim.value)} is {first.entity}'s {first.attribute} figure "
+            f"({_fig(first)}){early}{also}"]
+
+
+def _wrong_variant(claim: Claim, ref: Reference, sel: Selection | None = None) -> list[str]:
+    if not claim.variant:
+        return []
+    named = {r.line for r in select_rows(ref, claim.entity, claim.attribute, claim.variant).rows}
+    others = [r for r in select_rows(ref, claim.entity, claim.attribute).rows
+              if r.line not in named and r.value is not None and matches(claim.value, r.value)]
+    return [f"{WRONG_VARIANT}: {_num(claim.value)} is {claim.entity} {r.variant}'s figure "
+            f"({_fig(r)}), not {claim.variant}'s" for r in others[:1]]
+
+
+def _same_figure(claim: Claim, row: RefRow) -> bool:
+    """Another chip's figure: within 5% for the chip's predecessor or successor, within 0.5%
+    (the exact-match tolerance) for any other chip, so that common round numbers do not
+    point at unrelated cards."""
+    limit = MATCH_MAX if chain_distance(claim.entity, row.entity) < 99 else EXACT_MAX
+    return deviation(claim.value, row.value) <= limit  # type: ignore[arg-type]
+
+
+def _wrong_precision(claim: Claim, ref: Reference, sel: Selection | None = None) -> list[str]:
+    if claim.attribute not in PRECISION_ATTRIBUTES:
+        return []
+    rows = [r for a in (*COMPUTE_ATTRIBUTES, "fp64_tensor")
+            for r in select_rows(ref, claim.entity, a, claim.variant).rows
+            if r.value is not None and matches(claim.value, r.value)]
+    for row in sorted(rows, key=lambda r: (r.attribute != claim.attribute,
+                                           deviation(claim.value, r.value))):
+        sparse = "sparse" in row.qualifiers and "sparse" not in claim.qualifiers
+        if row.attribute == claim.attribute:
+            kind = SPARSE_AS_DENSE if sparse else WRONG_QUALIFIER
+        else:
+            kind = SPARSE_AS_DENSE if sparse else WRONG_PRECISION
+        return [f"{kind}: {_num(claim.value)} is {claim.entity}'s {row.attribute} figure "
+                f"({_fig(row)})"]
+    return []
+
+
+def _unit(claim: Claim, numbers: list[Decimal]) -> list[str]:
+    parts = []
+    surface = claim.surface
+    if claim.unit == "TFLOPS" and re.search(r"TOPS", surface, re.I) \
+            and not re.search(r"FLOP", surface, re.I):
+        parts.append(f"{UNIT}: written in TOPS for a TFLOPS figure ({surface!r})")
+    if claim.unit == "TOPS" and re.search(r"FLOP", surface, re.I):
+        parts.append(f"{UNIT}: written in TFLOPS for a TOPS figure ({surface!r})")
+    for ref_value in numbers:
+        if ref_value == 0:
+            continue
+        ratio = claim.value / ref_value
+        if claim.unit in BYTE_UNITS and (_near(ratio, 8) or _near(ratio, Decimal(1) / 8)):
+            parts.append(f"{UNIT}: bits for bytes (Gb vs GB, factor 8: "
+                         f"{_num(claim.value)} vs {_num(ref_value)})")
+        elif claim.unit in PREFIX_STEP and (_near(ratio, 1000) or _near(ratio, Decimal("0.001"))):
+            parts.append(f"{UNIT}: {PREFIX_STEP[claim.unit]} (factor 1000: "
+                         f"{_num(claim.value)} vs {_num(ref_value)})")
+    return parts[:2]
+
+
+def _near(ratio: Decimal, target: Decimal | int) -> bool:
+    return deviation(ratio, Decimal(target)) <= Decimal("0.02")
+
+
+def _magnitude(claim: Claim, numbers: list[Decimal]) -> list[str]:
+    for ref_value in sorted(numbers, key=lambda v: deviation(claim.value, v)):
+        for k in (1, 2, 3, 4, -1, -2, -3, -4):
+            if ref_value and _near(claim.value / ref_value, Decimal(10) ** k):
+                if abs(k) == 3 and claim.unit in PREFIX_STEP:
+                    continue  # reported as a unit mix-up
+                factor = f"{10 ** abs(k)}x {'too large' if k > 0 else 'too small'}"
+                return [f"{MAGNITUDE}: {_num(claim.value)} is {factor} against "
+                        f"{_num(ref_value)} (off by a power of ten)"]
+    return []
+
+
+def _digits(claim: Claim, numbers: list[Decimal]) -> list[str]:
+    text = _num(claim.value)
+    for ref_value in numbers:
+        other = _num(ref_value)
+        if len(text) != len(other) or text == other:
+            continue
+        diff = [i for i, (a, b) in enumerate(zip(text, other)) if a != b]
+        if len(diff) == 2 and diff[1] == diff[0] + 1 and "." not in (text[diff[0]], text[diff[1]]) \
+                and text[diff[0]] == other[diff[1]] and text[diff[1]] == other[diff[0]]:
+            return [f"{DIGITS_SWAPPED}: {text} vs {other}"]
+    return []
+
+
+def _speedup_parts(claim: Claim, verdict: str, ref: Reference) -> list[str]:
+    """A ratio formed with sparse figures or stand-in precisions; another pair's vendor ratio."""
+    if not claim.metric:
+        return _ratio_misattributed(claim, ref) if verdict == CONTRADICTED else []
+    pairs = metric_pairs(ref, claim.entity, claim.baseline, claim.metric, claim.variant,
+                         dense_only=False, cross=True)
+    hits = []
+    for top, bottom in pairs:
+        cand = ratio_candidate(top, bottom)
+        if matches(claim.value, cand.value):  # type: ignore[arg-type]
+            cross = top.attribute != bottom.attribute
+            hits.append((cross, deviation(claim.value, cand.value), cand.label, cand))  # type: ignore[arg-type]
+    if not hits:
+        return []
+    cross, _, _, cand = min(hits, key=lambda h: h[:3])
+    kind = SPARSE_AS_DENSE if "sparse" in cand.label and not cross else WRONG_PRECISION
+    return [f"{kind}: {_num(claim.value)}x is the ratio {cand.label} = {_num(cand.value)}"]
+
+
+def _ratio_misattributed(claim: Claim, ref: Reference) -> list[str]:
+    pair = (entity_key(claim.entity), entity_key(claim.baseline))
+    hits = [r for r in ref.marketing
+            if (entity_key(r.subject_entity), entity_key(r.baseline_entity)) != pair
+            and r.subject_entity and any(matches(claim.value, v) for v in r.values)]
+    # a ratio that involves one of the claim's chips is the likelier source
+    hits.sort(key=lambda r: (not {entity_key(r.subject_entity), entity_key(r.baseline_entity)} & set(pair),
+                             r.line))
+    return [f"{MISATTRIBUTED}: {_num(claim.value)}x is the vendor's {r.subject} over {r.baseline} "
+            f"ratio ({r.ratio!r}: {r.condition})" for r in hits[:1]]
+
+
+def _vendor_ratio(claim: Claim, ref: Reference) -> list[str]:
+    if not claim.metric:
+        return []
+    hits = [r for r in ref.ratios(claim.entity, claim.baseline)
+            if any(matches(claim.value, v) for v in r.values)]
+    return [f"{VENDOR_RATIO}: matches {r.subject} vs {r.baseline} {r.ratio!r} ({r.condition})"
+            for r in hits[:1]]

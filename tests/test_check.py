@@ -1,0 +1,112 @@
+"""The checker against the bundled reference: every verdict rule and diagnosis, as data
+(tests/cases/verdicts.tsv), plus per-document self-contradictions and the consensus table."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from conftest import read_cases
+from specextract.check import CONSENSUS_COLUMNS, check, consensus
+from specextract.diagnose import DIAGNOSES
+from specextract.records import Claim
+from specextract.reference import load_reference
+from specextract.schema import VERDICTS
+
+CASES = read_cases("verdicts.tsv")
+
+
+def claim(entity: str, attribute: str, value: str, *, doc: str = "doc", precision_exp: int = 0,
+          surface: str = "", **kw: str) -> Claim:
+    return Claim(doc_id=doc, entity=entity, attribute=attribute, value=Decimal(value),
+                 surface=surface or value, start=0, end=len(surface or value),
+                 precision_exp=precision_exp, **kw)
+
+
+def case_claim(case: dict[str, str]) -> Claim:
+    optional = {k: case.get(k, "") for k in ("variant", "qualifier", "baseline", "metric")}
+    return claim(case["entity"], case["attribute"], case["value"],
+                 precision_exp=int(case["precision_exp"] or 0), surface=case.get("surface", ""),
+                 operator=case.get("operator") or "=", **optional)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_verdict(case: dict[str, str]) -> None:
+    [result] = check([case_claim(case)])
+    context = f"{case['why']} | got {result.verdict} {result.expected} {result.diagnosis!r} {result.notes}"
+    assert result.verdict == case["verdict"], context
+    expected = case.get("expected", "")
+    assert result.expected == (Decimal(expected) if expected else None), context
+    wanted = case.get("diagnosis", "")
+    if wanted == "none":
+        assert result.diagnosis == "", context
+    elif wanted:
+        for part in wanted.split(";"):
+            assert part in result.diagnosis, context
+
+
+def test_case_file_covers_every_verdict_and_diagnosis() -> None:
+    assert {c["verdict"] for c in CASES} == set(VERDICTS)
+    seen = " ".join(c.get("diagnosis", "") for c in CASES)
+    missing = [d for d in DIAGNOSES if d not in seen]
+    assert not missing
+
+
+def test_expected_evidence_is_filled() -> None:
+    [result] = check([claim("A100", "memory_bandwidth", "2000", precision_exp=3)])
+    assert (result.expected_variant, result.confidence) == ("80GB SXM4", "high")
+    assert "nvidia-a100-datasheet" in result.source
+    assert result.deviation == pytest.approx(39 / 2039)
+    row = result.as_row()
+    assert (row["verdict"], row["expected"], row["expected_variant"]) == ("supported", "2039", "80GB SXM4")
+
+
+def test_unverifiable_says_why() -> None:
+    [result] = check([claim("Foo 9000", "fp16", "100")])
+    assert result.expected is None and result.deviation is None
+    assert any("unknown chip" in note for note in result.notes)
+
+
+def test_explicit_reference_is_used() -> None:
+    ref = load_reference()
+    assert check([claim("A100", "fp32", "19.5", precision_exp=-1)], ref)[0].verdict == "supported"
+
+
+DOC_CASES = [
+    ("compute_15_vs_321", [("A100", "compute", "15", {}), ("A100", "compute", "321", {})], {0, 1}),
+    ("rounded_and_exact_agree", [("A100", "memory_bandwidth", "2000", {"precision_exp": 3}),
+                                 ("A100", "memory_bandwidth", "2039", {})], set()),
+    ("different_variants", [("A100", "memory_bandwidth", "1555", {"variant": "40GB"}),
+                            ("A100", "memory_bandwidth", "2039", {"variant": "80GB SXM4"})], set()),
+    ("dense_and_sparse", [("A100", "fp16", "312", {"qualifier": "dense"}),
+                          ("A100", "fp16", "624", {"qualifier": "sparse"})], set()),
+    ("other_document", [("A100", "fp32", "19.5", {"doc": "a"}), ("A100", "fp32", "15", {"doc": "b"})], set()),
+    ("other_chip", [("A100", "fp32", "19.5", {}), ("V100", "fp32", "15.7", {})], set()),
+    ("speedups_same_pair", [("A100", "speedup", "5", {"baseline": "V100", "metric": "compute"}),
+                            ("A100", "speedup", "20", {"baseline": "V100", "metric": "compute"})], {0, 1}),
+    ("speedups_other_baseline", [("A100", "speedup", "5", {"baseline": "V100"}),
+                                 ("A100", "speedup", "20", {"baseline": "P100"})], set()),
+    ("tilde_tolerance", [("A100", "fp32", "20", {"operator": "~"}), ("A100", "fp32", "19.5", {})], set()),
+]
+
+
+@pytest.mark.parametrize("specs, flagged", [c[1:] for c in DOC_CASES], ids=[c[0] for c in DOC_CASES])
+def test_self_contradiction(specs, flagged) -> None:
+    results = check([claim(e, a, v, **kw) for e, a, v, kw in specs])
+    assert {i for i, r in enumerate(results) if r.self_contradiction} == flagged
+    for i in flagged:
+        other = specs[1 - i][2]
+        assert f"also says {other}" in results[i].self_contradiction
+
+
+def test_consensus_counts_documents_and_lists_reference_values() -> None:
+    checked = check([claim("A100", "fp32", "19.5", doc="a", precision_exp=-1),
+                     claim("A100", "fp32", "19.5", doc="b", precision_exp=-1),
+                     claim("A100", "fp32", "19.5", doc="b", precision_exp=-1),
+                     claim("A100", "fp32", "15", doc="c")])
+    table = consensus(checked)
+    assert list(table.columns) == list(CONSENSUS_COLUMNS)
+    first = table.iloc[0]
+    assert (first["value"], first["documents"], first["claims"]) == ("19.5", 2, 3)
+    assert first["verdicts"] == "supported:3" and first["reference_values"] == "19.5"
+    assert table.iloc[1]["verdicts"] == "contradicted:1"
