@@ -61,8 +61,13 @@ class _VisibleText(HTMLParser):
             self._newline()
 
     def handle_data(self, data: str) -> None:
-        if not self.hidden:
-            self.parts.append(data)
+        if self.hidden:
+            return
+        if not data.strip():  # layout whitespace between tags: at most one space
+            if self.parts and not self.parts[-1].endswith(("\n", " ")):
+                self.parts.append(" ")
+            return
+        self.parts.append(data)
 
     def _newline(self) -> None:
         if self.parts and not self.parts[-1].endswith("\n"):

@@ -157,8 +157,9 @@ def _compile_words(words: list[str]) -> re.Pattern:
     for word in sorted(words, key=len, reverse=True):
         body = re.escape(word).replace(r"\ ", r"\s*")
         # upper-case run-together ("TFLOPSFP32") is a flattened table, not one word
-        left = r"(?-i:(?<![a-z]))" if word[0].isascii() and word[0].isalnum() else ""
-        right = r"(?![A-Za-z])" if word[-1].isascii() and word[-1].isalpha() else ""
+        left = r"(?-i:(?<![a-z])|(?<=[BbMm]/s)|(?<=Hz)|(?<=nm))" \
+            if word[0].isascii() and word[0].isalnum() else ""
+        right = r"(?-i:(?![a-z]))" if word[-1].isascii() and word[-1].isalpha() else ""
         alternatives.append(f"{left}{body}{right}")
     return re.compile("|".join(alternatives), re.IGNORECASE)
 

@@ -34,7 +34,8 @@ DEFAULT_ATTRIBUTE = {"throughput": "compute", "bandwidth": "memory_bandwidth",
                      "area": "die_area"}
 THROUGHPUT_ATTRS = PRECISION_ATTRIBUTES | {"fp64_tensor", "compute"}
 NOT_METRICS = frozenset({"tensor_cores", "tensor_core_gen", "pcie_gen", "mig_instances", "speedup"})
-COUNT_GAP = re.compile(r"^[\s的个颗独立完整块]*(?:GPU|gpu|个|的|独立|\s)*$")
+COUNT_GAP = re.compile(r"^[\s的个颗独立完整块]*(?:GPU|gpu|个|的|独立|\s)*"
+                       r"(?:第.代|(?i:\d(?:st|nd|rd|th)|first|second|third|fourth|fifth)[\s-]*(?i:gen(?:eration)?))?\s*$")
 LABEL_GAP = re.compile(r"^[\s数量目为是有达到共计约近超过高达拥有具备集成配备采用提供的:：=]*$")
 TIGHT_GAP = re.compile(r"^\s*(?:的|of|in|for|at|)\s*(?:HBM\w*|GDDR\w*)?\s*$", re.IGNORECASE)
 RESPECTIVELY = re.compile(r"分别|respectively", re.IGNORECASE)
@@ -49,6 +50,9 @@ STRONG_COMPARE = re.compile(r"(?:比|相比|相较于?|较|对比|than|vs\.?|ver
                             re.IGNORECASE)
 WITH = re.compile(r"(?:与|和|跟|同|像|like|as)\s*$", re.IGNORECASE)
 SAME_AS = re.compile(r"\s*(?:相比|相较|比较|对比|一样|相同|一致|保持一致|类似|持平|相当|差不多|的规格相同)")
+AFTER_RATIO = re.compile(r"(?:倍|×|\dx|times|%)\s*(?:faster|more|higher|larger|greater)?\s*(?:than|that of|over|the|of)?\s*(?:the|an?)?\s*$",
+                         re.IGNORECASE)
+POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的)\s*$")
 FROM_TO = re.compile(r"从\s*$")
 WEAK_COMPARE = re.compile(r"(?:是|为|达到|相当于|of)\s*$", re.IGNORECASE)
 
@@ -75,6 +79,7 @@ class Found:
     """Everything the lexicons found in one normalized text."""
 
     text: str
+    masked: str  # text with chip names and Latin labels blanked out
     chips: list[Mention]
     keywords: list[Keyword]
     qualifiers: list[Keyword]
@@ -171,9 +176,15 @@ class _Sentence:
         return out
 
     def _excluded(self, q: Quantity) -> bool:
+        """Measured, overclocked, forecast figures (anywhere in the clause); per-die ones
+        ("110 per GCD", right around the figure)."""
         clause = self.clause(q.start)
         for m in cue_pattern("exclude").finditer(self.text, clause.start, clause.end):
-            if cue_value("exclude", m.group()) != "cpu-baseline":
+            why = cue_value("exclude", m.group())
+            if why == "per-die":
+                if q.end <= m.start() <= q.end + 4 or q.start - 8 <= m.end() <= q.start:
+                    return True
+            elif why != "cpu-baseline":
                 return True
         return False
 
@@ -235,7 +246,7 @@ class _Sentence:
         after = [k for k in fits if k.start >= q.end and k.start - q.end <= 12]
         for k in after:  # a keyword right after the figure owns it
             gap = self.text[q.end:k.start]
-            if q.dimension in ("count", "bare") and COUNT_GAP.match(gap) and len(gap) <= 8:
+            if q.dimension in ("count", "bare") and COUNT_GAP.match(gap) and len(gap) <= 16:
                 return k
             if q.dimension not in ("count", "bare") and TIGHT_GAP.match(gap):
                 return k
@@ -272,6 +283,8 @@ class _Sentence:
                 return "tensor_core_gen"
             return None
         if kw is not None:
+            if kw.attribute == "memory_size" and q.dimension == "bandwidth":
+                return "memory_bandwidth"  # "3 TB/s HBM3", "显存3.35TB/s"
             return kw.attribute
         if q.dimension == "bytes":
             return "l2_cache" if q.written == "MB" else "memory_size"
@@ -279,11 +292,15 @@ class _Sentence:
 
     def _chip(self, q: Quantity) -> Mention | None:
         before = [c for c in self.chips if c.end <= q.start]
+        if before and POSSESSIVE.match(self.text[max(before[-1].end, before[-1].variant_end):q.start]):
+            return before[-1]  # "the H100's 80 billion", "V100的900 GB/s"
         if FROM_TO.search(self.text, max(self.span.start, q.start - 3), q.start):
             # "与A100相比，A800的带宽从600GB/s降到400GB/s": the old figure is the other chip's
             others = [c for c in before if self._is_baseline(c)]
             return others[-1] if others else None
         subjects = [c for c in before if not self._is_baseline(c)]
+        if subjects and PRONOUN_START.search(self.text[subjects[-1].end:q.start]):
+            return subjects[0]  # "the L40S is 2.4x the A6000, and it adds FP8 at 733 TFLOPS"
         if subjects:
             return subjects[-1]
         if before and not PRONOUN_START.search(self.text[self.span.start:q.start]):
@@ -317,6 +334,9 @@ class _Sentence:
             for f in self.quals:
                 if start <= f.start and f.start < min(clause.end, q.end + 12):
                     found.add(f.qualifier)
+            if q.pair:
+                found -= {"dense", "sparse"}
+                found.add(q.pair)
             if "non-tensor" in found:
                 found.discard("tensor")
             if "dense" in found and "sparse" in found:
@@ -423,7 +443,7 @@ class _Sentence:
         "与A100相比", "与H100保持一致")?"""
         head = PREDECESSOR_TAIL.sub("", self.text[max(self.span.start, c.start - 10):c.start])
         tail = self.text[max(c.end, c.variant_end):c.end + 12]
-        return bool(STRONG_COMPARE.search(head)
+        return bool(STRONG_COMPARE.search(head) or AFTER_RATIO.search(head)
                     or (WEAK_COMPARE.search(head) and re.match(r"\s*的", tail))
                     or (WITH.search(head) and SAME_AS.match(tail)))
 

@@ -20,7 +20,7 @@ ARABIC = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 CJK_NUM = r"[零〇一二两三四五六七八九十百千]+"
 WORD_NUM = r"(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty)"
 MAGNITUDE = (r"\s?(?:千万亿|万亿|千亿|百亿|千万|百万|万|亿|兆(?!字节|赫|瓦)|千(?![兆克米]))"
-             r"|\s(?i:thousand|million|billion|trillion)\b|(?:bn|B)(?=\s*(?:transistors|个?晶体管))")
+             r"|\s(?i:thousand|million|billion|trillion)\b|(?:bn|B)(?=\s*(?:transistors|个?晶体管|\||\n|$))")
 COUNTERS = {"个": "count", "颗": "count", "枚": "count", "组": "count",
             "张": "other", "块": "other", "台": "other", "种": "other", "款": "other",
             "卡": "other", "年": "other", "月": "other", "日": "other", "元": "other",
@@ -48,6 +48,7 @@ class Quantity:
     number_start: int = 0
     number_end: int = 0
     is_range: bool = False
+    pair: str = ""  # "dense" / "sparse" for the two halves of "156 / 312 TFLOPS"
 
 
 @lru_cache(maxsize=1)
@@ -83,7 +84,7 @@ def quantity_pattern() -> re.Pattern:
     number = rf"(?P<num>{ARABIC})|(?P<cjk>{CJK_NUM})|(?P<word>{WORD_NUM})(?=\s)"
     return re.compile(
         rf"(?:{number})(?:\s?{FLOP_WORDS}|(?P<mag>{MAGNITUDE})?"
-        rf"(?:\s?(?:(?P<unit>{units})|(?P<counter>{counters})))?)"
+        rf"(?:\*?\s?(?:(?P<unit>{units})|(?P<counter>{counters})))?)"
     )
 
 
@@ -111,7 +112,40 @@ def find_quantities(text: str) -> list[Quantity]:
     out.extend(ordinals)
     out.extend(_ratio_words(text))
     out.sort(key=lambda q: q.start)
-    return _mark_ranges(text, out)
+    return _share_units(text, _mark_ranges(text, out))
+
+
+SHARED_UNIT_BEFORE = re.compile(r"^\s*\*?\s*(?:\||/|、|和|与|及|(?i:and|or))\s*$")
+SHARED_UNIT_AFTER = re.compile(r"^\*?\s*[(（]\s*$")
+PAIR_JOIN = re.compile(r"^\s*\*?\s*[|/]\s*$")
+
+
+def _share_units(text: str, quantities: list[Quantity]) -> list[Quantity]:
+    """'15.7和19.5 TFLOPS', '183 | 366* TFLOPS': a bare number takes the unit written once
+    after it; '733 TFLOPS (1,466 with sparsity)': the one before it. A 'dense | sparse'
+    pair (the second twice the first) is marked as such."""
+    out = list(quantities)
+    for i in range(len(out) - 1, 0, -1):
+        a, b = out[i - 1], out[i]
+        gap = text[a.end:b.start]
+        if a.dimension == "bare" and b.dimension not in ("bare", "ordinal", "count") \
+                and SHARED_UNIT_BEFORE.match(gap):
+            a = out[i - 1] = _with_unit_of(a, b)
+        elif b.dimension == "bare" and a.dimension == "throughput" and SHARED_UNIT_AFTER.match(gap):
+            b = out[i] = _with_unit_of(b, a)
+        if a.dimension == b.dimension == "throughput" and PAIR_JOIN.match(gap) \
+                and a.value and abs(b.value / a.value - 2) < Decimal("0.02"):
+            out[i - 1], out[i] = replace(a, pair="dense"), replace(b, pair="sparse")
+    return out
+
+
+def _with_unit_of(bare: Quantity, other: Quantity) -> Quantity:
+    """``bare`` in ``other``'s unit (the factor is read off ``other``'s written unit)."""
+    info = unit_info(other.written)
+    factor = info[1] if info else Decimal(1)
+    number = times(Number(bare.value, bare.precision_exp), factor)
+    return replace(bare, value=number.value, precision_exp=number.precision_exp,
+                   dimension=other.dimension, written=other.written)
 
 
 def _mark_ranges(text: str, quantities: list[Quantity]) -> list[Quantity]:
@@ -161,8 +195,8 @@ def _quantity(text: str, m: re.Match) -> Quantity | None:
         written = m.group("counter")
     if dimension == "other":
         return None
-    if not m.group("num") and dimension == "bare":
-        return None  # a Chinese or English numeral needs a unit or counter to be a figure
+    if not m.group("num") and dimension == "bare" and not m.group("word"):
+        return None  # a Chinese numeral needs a unit or counter to be a figure
     end = m.end()
     is_range = bool(RANGE_AFTER.match(text, end))
     return Quantity(start, end, number.value, number.precision_exp, dimension, written,
@@ -176,7 +210,9 @@ def _unit_end_pattern() -> re.Pattern:
 
 
 def _after_unit(text: str, start: int) -> bool:
-    return bool(_unit_end_pattern().search(text, max(0, start - 14), start))
+    """Does a unit (or an N/A cell) end right before ``start``?"""
+    return text.endswith("N/A", 0, start) or bool(
+        _unit_end_pattern().search(text, max(0, start - 14), start))
 
 
 def _ordinals(text: str) -> list[Quantity]:

@@ -25,11 +25,12 @@ from .numerals import times
 from .schema import ATTRIBUTE_UNITS, QUALIFIERS
 from .segment import Span, lines
 
+EMPTY_CELL = re.compile(r"N/A|n/a|不支持|暂无|未公布|TBD|—|(?<![\w.])-(?![\w.])")
 SEPARATOR_ROW = re.compile(r"^[\s|:\-+=]*$")
 WIDE_GAP = re.compile(r"\t|\s{2,}| \| |\|")
 HEADER_GAP = re.compile(r"^[\s|/、,，:：\-]*(?:vs\.?|VS|和|与|对比)?[\s|/、,，:：\-]*$")
 RUN_GAP = re.compile(r"^[\s|/、,，;；]*$")
-LABEL_TAIL = re.compile(r"^(?:[\s|:：]|数量|个数|数|\([^)]{0,8}\)|（[^）]{0,8}）)*$")
+LABEL_TAIL = re.compile(r"^(?:[\s|:：/]|数量|个数|数|\([^)]{0,8}\)|（[^）]{0,8}）)*$")
 OP_BEFORE = re.compile(r"(?:>|≥|超过|more than|over)\s*$", re.IGNORECASE)
 UNIT_FOR_ATTRIBUTE = {"memory_size": ("bytes", "GB"), "memory_bandwidth": ("bandwidth", "GB/s"),
                       "nvlink_bandwidth": ("bandwidth", "GB/s"), "tdp": ("power", "W"),
@@ -244,28 +245,34 @@ def _read_runs(found: Found, taken: list[Span]) -> list[tuple[list[Draft], Span]
 
 
 def _run_rows(found: Found, header: list[Mention]) -> tuple[list[Draft], int]:
-    """Label after label following a chip run, each with one figure per chip."""
+    """Label after label following a chip run, each with one figure (or N/A) per chip."""
     text = found.text
     start = max(header[-1].end, header[-1].variant_end)
     limit = text.find("\n\n", start)
     limit = len(text) if limit < 0 else limit
-    keywords = [k for k in found.keywords if start <= k.start < limit]
+    keywords = []
+    for k in found.keywords:  # "Memory128 GB HBM2e192 GB": HBM2e continues the Memory row
+        if start <= k.start < limit and not (keywords and keywords[-1].attribute == k.attribute):
+            keywords.append(k)
     drafts: list[Draft] = []
     end = start
     for n, kw in enumerate(keywords):
         stop = keywords[n + 1].start if n + 1 < len(keywords) else limit
-        qs = [q for q in found.quantities if kw.end <= q.start < stop]
-        if len(qs) < len(header) or not LABEL_TAIL.match(text[kw.end:qs[0].start]):
+        slots = sorted([(q.start, q.end, q) for q in found.quantities if kw.end <= q.start < stop]
+                       + [(m.start(), m.end(), None) for m in EMPTY_CELL.finditer(text, kw.end, stop)],
+                       key=lambda t: t[0])
+        if len(slots) < len(header) or not LABEL_TAIL.match(found.masked[kw.end:slots[0][0]]):
             if drafts:
                 break
             continue
-        cells = qs[:len(header)]
-        if any(not RUN_GAP.match(text[a.end:b.start]) for a, b in zip(cells, cells[1:])):
+        cells = slots[:len(header)]
+        if any(not RUN_GAP.match(found.masked[a[1]:b[0]]) for a, b in zip(cells, cells[1:])):
             if drafts:
                 break
             continue
-        label = Span(kw.start, cells[0].start)
-        for chip, q in zip(header, cells):
-            drafts.extend(_cell_drafts(found, chip, label, Span(q.start, q.end)))
-        end = cells[-1].end
+        label = Span(kw.start, cells[0][0])
+        for chip, (s0, e0, q) in zip(header, cells):
+            if q is not None:
+                drafts.extend(_cell_drafts(found, chip, label, Span(s0, e0)))
+        end = cells[-1][1]
     return drafts, end
