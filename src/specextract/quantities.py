@@ -115,9 +115,9 @@ def find_quantities(text: str) -> list[Quantity]:
     return _share_units(text, _mark_ranges(text, out))
 
 
-SHARED_UNIT_BEFORE = re.compile(r"^\s*\*?\s*(?:\||/|、|和|与|及|(?i:and|or))\s*$")
-SHARED_UNIT_AFTER = re.compile(r"^\*?\s*[(（]\s*$")
-PAIR_JOIN = re.compile(r"^\s*\*?\s*[|/]\s*$")
+SHARED_UNIT_BEFORE = re.compile(r"^[ \t]*\*?[ \t]*(?:\||/|、|和|与|及|(?i:and|or))[ \t]*$")
+SHARED_UNIT_AFTER = re.compile(r"^\*?[ \t]*[(（][ \t]*$")
+PAIR_JOIN = re.compile(r"^[ \t]*\*?[ \t]*[|/][ \t]*$")
 
 
 def _share_units(text: str, quantities: list[Quantity]) -> list[Quantity]:
