@@ -38,7 +38,12 @@ CJK_CANDIDATES = ("gb18030", "big5hkscs")
 def read_document(path: str | os.PathLike) -> Document:
     """Read ``path`` into a Document (doc_id = file name without extension)."""
     p = Path(path)
-    data = _read_bytes(p)
+    return document_from_bytes(p, read_bytes(p))
+
+
+def document_from_bytes(path: str | os.PathLike, data: bytes) -> Document:
+    """The Document of a file whose bytes are already read (the batch runner hashes them)."""
+    p = Path(path)
     text, encoding = decode_bytes(data, str(p))
     fmt = TEXT_FORMATS.get(p.suffix.lower(), "txt")
     if fmt == "html":
@@ -49,7 +54,8 @@ def read_document(path: str | os.PathLike) -> Document:
                     encoding=encoding, format=fmt, text=text)
 
 
-def _read_bytes(p: Path) -> bytes:
+def read_bytes(p: Path) -> bytes:
+    """The file's bytes (at most MAX_BYTES); DocumentError for missing, folder, too large ..."""
     try:
         if p.is_dir():
             raise DocumentError(str(p), "directory", "a folder, not a file")

@@ -48,7 +48,9 @@ def _alias_regex(alias: str) -> str:
         parts.append(body)
     body = r"[\s\-]?".join(parts)
     if alias[0].isascii() and alias[0].isalpha():
-        left = r"(?<![A-Za-z])"
+        # a long name may follow an upper-case word in run-together tables ("SXMA100");
+        # a short one may not ("GT4" is no T4)
+        left = r"(?<![A-Za-z])" if len(alias) <= 3 else r"(?<![a-z])"
     else:
         left = r"(?<![A-Za-z0-9.])"
     last = alias[-1]
@@ -97,6 +99,8 @@ def find_chips(text: str) -> list[Mention]:
     # a short alias that needs context ("4090") also stands once the document has named
     # the chip in full ("RTX 4090")
     named = {row["entity"] for m, row in matches if row is not None and not row["context"]}
+    named |= {row["entity"] for m, row in matches if row is not None and row.get("doc_context")
+              and _context_regex(row["doc_context"]).search(text)}
     out = []
     for m, row in matches:
         if row is None:
@@ -156,6 +160,8 @@ def _compile_words(words: list[str]) -> re.Pattern:
     alternatives = []
     for word in sorted(words, key=len, reverse=True):
         body = re.escape(word).replace(r"\ ", r"\s*")
+        body = re.sub(r"(?<=[A-Za-z0-9])(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9])",
+                      r"\\s*", body)  # "CUDA核心" also as "CUDA 核心"
         # upper-case run-together ("TFLOPSFP32") is a flattened table, not one word
         left = r"(?-i:(?<![a-z])|(?<=[BbMm]/s)|(?<=Hz)|(?<=nm))" \
             if word[0].isascii() and word[0].isalnum() else ""

@@ -41,7 +41,7 @@ TIGHT_GAP = re.compile(r"^\s*(?:的|of|in|for|at|)\s*(?:HBM\w*|GDDR\w*)?\s*$", r
 RESPECTIVELY = re.compile(r"分别|respectively", re.IGNORECASE)
 KEYWORD_JOIN = re.compile(r"^\s*(?:/|、|和|与|及|&|or|and)\s*$", re.IGNORECASE)
 CHIP_JOIN = re.compile(r"^\s*(?:和|与|及|、|/|,|，|and|&)\s*$", re.IGNORECASE)
-PRONOUN_START = re.compile(r"(?:^|[，,：:\s])(?:其|它|该卡|该芯片|这款|此卡|本卡)(?!他|它)|\b(?:it|its|the card|this card|the chip)\b",
+PRONOUN_START = re.compile(r"(?:^|[，,：:\s])(?:其|它|佢|该卡|该芯片|这款|此卡|本卡)(?!他|它)|\b(?:it|its|the card|this card|the chip)\b",
                            re.IGNORECASE)
 BOTH = re.compile(r"都|均|同样|同为|皆|both|all\s", re.IGNORECASE)
 PREDECESSOR_TAIL = re.compile(r"(?:前代|上一代|前一代|上代|之前的?|以前的?|the\s+previous|the|its)\s*$",
@@ -52,9 +52,9 @@ WITH = re.compile(r"(?:与|和|跟|同|像|like|as)\s*$", re.IGNORECASE)
 SAME_AS = re.compile(r"\s*(?:相比|相较|比较|对比|一样|相同|一致|保持一致|类似|持平|相当|差不多|的规格相同)")
 AFTER_RATIO = re.compile(r"(?:倍|×|\dx|times|%)\s*(?:faster|more|higher|larger|greater)?\s*(?:than|that of|over|the|of)?\s*(?:the|an?)?\s*$",
                          re.IGNORECASE)
-POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的)\s*$")
+POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的|嘅)\s*$")
 FROM_TO = re.compile(r"从\s*$")
-WEAK_COMPARE = re.compile(r"(?:是|为|达到|相当于|of)\s*$", re.IGNORECASE)
+WEAK_COMPARE = re.compile(r"(?:是|为|係|达到|相当于|of)\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -410,7 +410,7 @@ class _Sentence:
             head = self.text[max(self.span.start, c.start - 10):c.start]
             head = PREDECESSOR_TAIL.sub("", head)
             strong = STRONG_COMPARE.search(head)
-            weak = WEAK_COMPARE.search(head) and re.match(r"\s*的", self.text[c.end:q.start])
+            weak = WEAK_COMPARE.search(head) and re.match(r"\s*[的嘅]", self.text[c.end:q.start])
             if strong or weak:
                 subject = next((s for s in reversed(before[:i])
                                 if s.entity != c.entity and not self._is_baseline(s)), None)
@@ -444,7 +444,7 @@ class _Sentence:
         head = PREDECESSOR_TAIL.sub("", self.text[max(self.span.start, c.start - 10):c.start])
         tail = self.text[max(c.end, c.variant_end):c.end + 12]
         return bool(STRONG_COMPARE.search(head) or AFTER_RATIO.search(head)
-                    or (WEAK_COMPARE.search(head) and re.match(r"\s*的", tail))
+                    or (WEAK_COMPARE.search(head) and re.match(r"\s*[的嘅]", tail))
                     or (WITH.search(head) and SAME_AS.match(tail)))
 
     def _topic_if_free(self) -> Mention | None:

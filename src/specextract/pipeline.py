@@ -19,6 +19,10 @@ class Processed:
 
 def process_file(path: str | Path) -> Processed:
     """Read, normalize and extract one article file (raises DocumentError)."""
-    doc = read_document(path)
+    return process_document(read_document(path))
+
+
+def process_document(doc: Document) -> Processed:
+    """Normalize and extract a document already read (the batch runner's entry point)."""
     norm = normalize(doc.text)
     return Processed(doc, norm, extract_normalized(doc.text, norm, doc.doc_id))

@@ -128,6 +128,8 @@ def _share_units(text: str, quantities: list[Quantity]) -> list[Quantity]:
     for i in range(len(out) - 1, 0, -1):
         a, b = out[i - 1], out[i]
         gap = text[a.end:b.start]
+        if "|" in gap and _is_table_row(text, a.end):
+            continue  # in a pipe table "|" separates cells, not a pair
         if a.dimension == "bare" and b.dimension not in ("bare", "ordinal", "count") \
                 and SHARED_UNIT_BEFORE.match(gap):
             a = out[i - 1] = _with_unit_of(a, b)
@@ -137,6 +139,12 @@ def _share_units(text: str, quantities: list[Quantity]) -> list[Quantity]:
                 and a.value and abs(b.value / a.value - 2) < Decimal("0.02"):
             out[i - 1], out[i] = replace(a, pair="dense"), replace(b, pair="sparse")
     return out
+
+
+def _is_table_row(text: str, pos: int) -> bool:
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    return text.count("|", start, len(text) if end < 0 else end) >= 2
 
 
 def _with_unit_of(bare: Quantity, other: Quantity) -> Quantity:
