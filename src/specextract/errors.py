@@ -30,3 +30,10 @@ class DataFileError(SpecExtractError):
         self.path, self.row, self.problem = str(path), row, problem
         where = f"{self.path}, row {row}" if row is not None else self.path
         super().__init__(f"{where}: {problem}")
+
+
+class StoreError(SpecExtractError):
+    """The batch store cannot be used: not a specextract store, locked by another run,
+    a schema this version does not write. A usage problem: the CLI exits with status 2."""
+
+    exit_code = 2

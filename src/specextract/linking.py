@@ -30,6 +30,7 @@ from .schema import ATTRIBUTE_UNITS, PRECISION_ATTRIBUTES, QUALIFIERS
 from .segment import Span, clause_breaks, sentences
 
 DEFAULT_ATTRIBUTE = {"throughput": "compute", "bandwidth": "memory_bandwidth",
+                     "bits": "memory_bus_width",
                      "length": "process_node", "power": "tdp", "frequency": "boost_clock",
                      "area": "die_area"}
 THROUGHPUT_ATTRS = PRECISION_ATTRIBUTES | {"fp64_tensor", "compute"}
@@ -53,6 +54,8 @@ SAME_AS = re.compile(r"\s*(?:相比|相较|比较|对比|一样|相同|一致|�
 AFTER_RATIO = re.compile(r"(?:倍|×|\dx|times|%)\s*(?:faster|more|higher|larger|greater)?\s*(?:than|that of|over|the|of)?\s*(?:the|an?)?\s*$",
                          re.IGNORECASE)
 POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的|嘅)\s*$")
+FROM = re.compile(r"(?:从|由)\s*$")
+PRONOUN_BASELINE = re.compile(r"(?:是|为|係|比)\s*(?:它|其|佢|this|it)\s*(?:的|嘅|'s)?", re.IGNORECASE)
 FROM_TO = re.compile(r"从\s*$")
 WEAK_COMPARE = re.compile(r"(?:是|为|係|达到|相当于|of)\s*$", re.IGNORECASE)
 
@@ -126,7 +129,8 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
         if real:
             ctx = _Sentence(text, sent, s_c, s_k, s_f, topic, [])
             subjects = [c for c in real if not ctx._is_baseline(c)]
-            topic = subjects[0] if subjects else real[0]
+            if subjects:  # a sentence that only names a baseline keeps the topic
+                topic = subjects[0]
     return drafts
 
 
@@ -314,6 +318,7 @@ class _Sentence:
             return self.topic
         return None
 
+
     def _operator(self, q: Quantity) -> str:
         clause = self.clause(q.start)
         head = self.text[max(clause.start, q.start - 8):q.start]
@@ -427,6 +432,11 @@ class _Sentence:
         subject = subjects[-1] if subjects else self._topic_if_free()
         if subject is None:
             return None, ""
+        if PRONOUN_BASELINE.search(self.text, max(self.span.start, q.start - 10), q.start):
+            # "3090的记忆体是它的1.5倍": the pronoun is the sentence's first subject
+            first = next((c for c in self.chips if c.entity != subject.entity and not c.system), None)
+            if first is not None and first.start < subject.start:
+                return subject, first.entity
         window = self.text[self.span.start:min(self.span.end, q.end + 30)]
         if cue_pattern("predecessor").search(window):
             return subject, pred.get(subject.entity, "")
@@ -443,12 +453,14 @@ class _Sentence:
         "与A100相比", "与H100保持一致")?"""
         head = PREDECESSOR_TAIL.sub("", self.text[max(self.span.start, c.start - 10):c.start])
         tail = self.text[max(c.end, c.variant_end):c.end + 12]
-        return bool(STRONG_COMPARE.search(head) or AFTER_RATIO.search(head)
+        return bool(STRONG_COMPARE.search(head) or AFTER_RATIO.search(head) or FROM.search(head)
                     or (WEAK_COMPARE.search(head) and re.match(r"\s*[的嘅]", tail))
                     or (WITH.search(head) and SAME_AS.match(tail)))
 
     def _topic_if_free(self) -> Mention | None:
-        return self.topic if not [c for c in self.chips if not c.system] else None
+        """The topic, when the sentence names no chip of its own (only baselines)."""
+        own = [c for c in self.chips if not c.system and not self._is_baseline(c)]
+        return self.topic if not own else None
 
     def _metric(self, q: Quantity, subject: Mention, figures: list[Draft]) -> str:
         """The attribute compared: a keyword in the figure's clause, else the figure the

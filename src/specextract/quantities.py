@@ -135,9 +135,11 @@ def _share_units(text: str, quantities: list[Quantity]) -> list[Quantity]:
             a = out[i - 1] = _with_unit_of(a, b)
         elif b.dimension == "bare" and a.dimension == "throughput" and SHARED_UNIT_AFTER.match(gap):
             b = out[i] = _with_unit_of(b, a)
-        if a.dimension == b.dimension == "throughput" and PAIR_JOIN.match(gap) \
-                and a.value and abs(b.value / a.value - 2) < Decimal("0.02"):
-            out[i - 1], out[i] = replace(a, pair="dense"), replace(b, pair="sparse")
+        if a.dimension == b.dimension == "throughput" and PAIR_JOIN.match(gap) and a.value and b.value:
+            if abs(b.value / a.value - 2) < Decimal("0.02"):  # "156 / 312"
+                out[i - 1], out[i] = replace(a, pair="dense"), replace(b, pair="sparse")
+            elif abs(a.value / b.value - 2) < Decimal("0.02"):  # "18/9 PFLOPS", sparse first
+                out[i - 1], out[i] = replace(a, pair="sparse"), replace(b, pair="dense")
     return out
 
 

@@ -143,14 +143,27 @@ def _label(found: Found, label: Span) -> tuple[Keyword | None, tuple | None, set
 
 
 def _cell_drafts(found: Found, chip: Mention, label: Span, cell: Span) -> list[Draft]:
+    """Drafts of one cell; a label naming several precisions ("FP16/BF16") gives each."""
+    kw, unit, quals = _label(found, label)
+    group = [k for k in _in(found.keywords, label) if k.attribute in THROUGHPUT_ATTRS - {"compute"}]
+    if kw is not None and len(group) > 1 and kw in group:
+        out = []
+        for k in group:
+            out.extend(_one_cell(found, chip, cell, k, unit, set(quals)))
+        return out
+    return _one_cell(found, chip, cell, kw, unit, quals)
+
+
+def _one_cell(found: Found, chip: Mention, cell: Span, kw: Keyword | None, unit,
+              quals: set[str]) -> list[Draft]:
     quantities = [q for q in found.quantities if cell.start <= q.start < cell.end]
     if not quantities:
         return []
-    kw, unit, quals = _label(found, label)
     quals |= {q.qualifier for q in _in(found.qualifiers, cell)}
     pair = len(quantities) == 2 and "/" in found.text[quantities[0].end:quantities[1].start]
     out = []
-    for i, q in enumerate(quantities):
+    for i, q0 in enumerate(quantities):
+        q = q0
         q = _with_unit(q, kw, unit)
         if q is None or q.is_range:
             continue
@@ -161,7 +174,10 @@ def _cell_drafts(found: Found, chip: Mention, label: Span, cell: Span) -> list[D
         if not plausible(attribute, value):
             continue
         cell_quals = set(quals)
-        if pair and attribute in THROUGHPUT_ATTRS:
+        if q0.pair and attribute in THROUGHPUT_ATTRS:
+            cell_quals -= {"dense", "sparse"}
+            cell_quals.add(q0.pair)
+        elif pair and attribute in THROUGHPUT_ATTRS:
             cell_quals.add("dense" if i == 0 else "sparse")
         if "dense" in cell_quals and "sparse" in cell_quals and not pair:
             cell_quals -= {"dense", "sparse"}
@@ -248,12 +264,27 @@ def _run_rows(found: Found, header: list[Mention]) -> tuple[list[Draft], int]:
     """Label after label following a chip run, each with one figure (or N/A) per chip."""
     text = found.text
     start = max(header[-1].end, header[-1].variant_end)
-    limit = text.find("\n\n", start)
-    limit = len(text) if limit < 0 else limit
-    keywords = []
-    for k in found.keywords:  # "Memory128 GB HBM2e192 GB": HBM2e continues the Memory row
-        if start <= k.start < limit and not (keywords and keywords[-1].attribute == k.attribute):
-            keywords.append(k)
+    line_end = text.find("\n", start)
+    line_end = len(text) if line_end < 0 else line_end
+    if any(start <= q.start < line_end for q in found.quantities):
+        limit = line_end  # a table flattened into one line
+    else:
+        limit = text.find("\n\n", start)
+        limit = len(text) if limit < 0 else limit
+    keywords: list[Keyword] = []
+    for k in found.keywords:
+        if not start <= k.start < limit:
+            continue
+        if keywords and keywords[-1].attribute == k.attribute:
+            continue  # "Memory128 GB HBM2e192 GB": HBM2e continues the Memory row
+        if keywords and not found.masked[keywords[-1].end:k.start].strip():
+            # "TF32 Tensor Core989 TFLOPS": one label of two keywords; the precision wins
+            if keywords[-1].attribute not in THROUGHPUT_ATTRS:
+                keywords[-1] = replace(k, start=keywords[-1].start)
+            else:
+                keywords[-1] = replace(keywords[-1], end=k.end)
+            continue
+        keywords.append(k)
     drafts: list[Draft] = []
     end = start
     for n, kw in enumerate(keywords):
@@ -262,13 +293,9 @@ def _run_rows(found: Found, header: list[Mention]) -> tuple[list[Draft], int]:
                        + [(m.start(), m.end(), None) for m in EMPTY_CELL.finditer(text, kw.end, stop)],
                        key=lambda t: t[0])
         if len(slots) < len(header) or not LABEL_TAIL.match(found.masked[kw.end:slots[0][0]]):
-            if drafts:
-                break
-            continue
+            continue  # a row the run cannot read ("CUDA核心9728107528704"): skip it
         cells = slots[:len(header)]
         if any(not RUN_GAP.match(found.masked[a[1]:b[0]]) for a, b in zip(cells, cells[1:])):
-            if drafts:
-                break
             continue
         label = Span(kw.start, cells[0][0])
         for chip, (s0, e0, q) in zip(header, cells):
