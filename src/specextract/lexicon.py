@@ -56,7 +56,7 @@ def _alias_regex(alias: str) -> str:
     last = alias[-1]
     right = r"(?![0-9])(?![a-rt-z])(?!s[a-z])" if last.isascii() and last.isalnum() else ""
     if alias.isdigit():
-        right = r"(?![0-9.,])(?!\s*(?:[A-Za-z]|[万亿个颗%]))"
+        right = r"(?![0-9.,])(?!\s*(?:[A-Za-z]|[万亿个颗%元块台张年月日号]))"
     return f"{left}(?i:{body}){right}"
 
 
@@ -86,7 +86,8 @@ def _variant_patterns() -> list[tuple[re.Pattern, str]]:
     return [(re.compile(r["pattern"], re.IGNORECASE), r["canonical"]) for r in rows]
 
 
-SYSTEM_BEFORE = re.compile(r"(?:DGX|SuperPOD|ExaPOD|集群|超算|超级计算机)\s*$", re.IGNORECASE)
+SYSTEM_BEFORE = re.compile(r"(?:DGX|SuperPOD|ExaPOD|集群|超算|超级计算机"
+                           r"|(?:[2-9]|八|四|两)\s*(?:卡|-GPU|GPU|x|路)\s*(?:HGX|DGX)?)\s*$", re.IGNORECASE)
 SYSTEM_AFTER = re.compile(r"^\s*(?:NVL(?:72|36|576)|SuperPOD|集群|超算|服务器|Station|8-GPU|八卡|8卡)",
                           re.IGNORECASE)
 VARIANT_SEP = re.compile(r"[\s\-_/]{0,2}")

@@ -42,9 +42,11 @@ TIGHT_GAP = re.compile(r"^\s*(?:的|of|in|for|at|)\s*(?:HBM\w*|GDDR\w*)?\s*$", r
 RESPECTIVELY = re.compile(r"分别|respectively", re.IGNORECASE)
 KEYWORD_JOIN = re.compile(r"^\s*(?:/|、|和|与|及|&|or|and)\s*$", re.IGNORECASE)
 CHIP_JOIN = re.compile(r"^\s*(?:和|与|及|、|/|,|，|and|&)\s*$", re.IGNORECASE)
+GENERIC_BANDWIDTH = re.compile(r"(?:总|单向|双向)?带宽|(?i:bandwidth)")
+PCIE_NEAR = re.compile(r"PCI-?e|x16|链路", re.IGNORECASE)
 PRONOUN_START = re.compile(r"(?:^|[，,：:\s])(?:其|它|佢|该卡|该芯片|这款|此卡|本卡)(?!他|它)|\b(?:it|its|the card|this card|the chip)\b",
                            re.IGNORECASE)
-BOTH = re.compile(r"都|均|同样|同为|皆|both|all\s", re.IGNORECASE)
+BOTH = re.compile(r"都|均|同样|同为|皆|both|all\s|^\s*(?:则)?(?:支持|采用|升级到|搭载|配备|使用)", re.IGNORECASE)
 PREDECESSOR_TAIL = re.compile(r"(?:前代|上一代|前一代|上代|之前的?|以前的?|the\s+previous|the|its)\s*$",
                               re.IGNORECASE)
 STRONG_COMPARE = re.compile(r"(?:比|相比|相较于?|较|对比|than|vs\.?|versus|compared\s+(?:to|with)|over)\s*$",
@@ -235,7 +237,7 @@ class _Sentence:
         if chip is None or chip.system:
             return []
         group = [chip]
-        if BOTH.search(self.text, chip.end, q.start):
+        if BOTH.search(self.text[max(chip.end, chip.variant_end):q.start]):
             for c in reversed([c for c in self.chips if c.end <= group[0].start]):
                 if not CHIP_JOIN.match(self.text[c.end:group[0].start]):
                     break
@@ -272,6 +274,15 @@ class _Sentence:
         if not pool:
             return None
         best = pool[-1]
+        if best.attribute == "memory_bandwidth" and GENERIC_BANDWIDTH.fullmatch(
+                self.text[best.start:best.end]):
+            # "NVLink 2.0，总带宽300GB/s": a bare 带宽 after NVLink is the link's
+            links = [k for k in before if k.attribute == "nvlink_bandwidth"
+                     and k.start >= self.span.start]
+            if links:
+                return links[-1]
+            if PCIE_NEAR.search(self.text, clause.start, q.start):
+                return None  # a PCIe link's bandwidth is no spec of the chip's memory
         if best.attribute == "compute":  # a precision in the clause says more than 算力
             precise = [k for k in pool if k.attribute in THROUGHPUT_ATTRS - {"compute"}]
             if precise:

@@ -205,9 +205,14 @@ def _quantity(text: str, m: re.Match) -> Quantity | None:
         written = m.group("counter")
     if dimension == "other":
         return None
+    end = m.end()
+    if dimension == "bytes":  # "每秒3.35TB", "1.5万亿字节每秒": bytes per second
+        if text.endswith("每秒", max(0, start - 3), start) or text.startswith("每秒", start - 2):
+            dimension = "bandwidth"
+        elif text.startswith("每秒", end):
+            dimension, end = "bandwidth", end + 2
     if not m.group("num") and dimension == "bare" and not m.group("word"):
         return None  # a Chinese numeral needs a unit or counter to be a figure
-    end = m.end()
     is_range = bool(RANGE_AFTER.match(text, end))
     return Quantity(start, end, number.value, number.precision_exp, dimension, written,
                     start, number_end, is_range)
