@@ -46,6 +46,8 @@ GENERIC_BANDWIDTH = re.compile(r"(?:总|单向|双向)?带宽|(?i:bandwidth)")
 PCIE_NEAR = re.compile(r"PCI-?e|x16|链路", re.IGNORECASE)
 PRONOUN_START = re.compile(r"(?:^|[，,：:\s])(?:其|它|佢|该卡|该芯片|这款|此卡|本卡)(?!他|它)|\b(?:it|its|the card|this card|the chip)\b",
                            re.IGNORECASE)
+GROUP_REF = re.compile(r"(?:[两三四五二2-5]|这|这几|这些)\s*(?:张|款|颗|块|个)?\s*(?:卡|显卡|芯片|GPU|型号)\s*(?:都|均|皆|同样|同为)"
+                       r"|(?:both|all (?:three|four|of them)|the three|the two)\b", re.IGNORECASE)
 BOTH = re.compile(r"都|均|同样|同为|皆|both|all\s|^\s*(?:则)?(?:支持|采用|升级到|搭载|配备|使用)", re.IGNORECASE)
 PREDECESSOR_TAIL = re.compile(r"(?:前代|上一代|前一代|上代|之前的?|以前的?|the\s+previous|the|its)\s*$",
                               re.IGNORECASE)
@@ -58,8 +60,8 @@ AFTER_RATIO = re.compile(r"(?:倍|×|\dx|times|%)\s*(?:faster|more|higher|larger
 POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的|嘅)\s*$")
 FROM = re.compile(r"(?:从|由)\s*$")
 PRONOUN_BASELINE = re.compile(r"(?:是|为|係|比)\s*(?:它|其|佢|this|it)\s*(?:的|嘅|'s)?", re.IGNORECASE)
-FROM_TO = re.compile(r"从\s*$")
-WEAK_COMPARE = re.compile(r"(?:是|为|係|达到|相当于|of)\s*$", re.IGNORECASE)
+FROM_TO = re.compile(r"(?:从|由)\s*$")
+WEAK_COMPARE = re.compile(r"(?:是|为|係|达到|达|相当于|of)\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,7 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
     text = found.text
     drafts: list[Draft] = []
     topic: Mention | None = None
+    group: list[Mention] = []  # the chips of the last sentence that named several
     qi = ci = ki = fi = 0
     quantities, chips, keywords, quals = found.quantities, found.chips, found.keywords, found.qualifiers
     for sent in sentences(text):
@@ -125,7 +128,7 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
         s_f, fi = _within(quals, fi, sent)
         s_q = [q for q in s_q if not _inside_any(q, skip)]
         if s_q:
-            ctx = _Sentence(text, sent, s_c, s_k, s_f, topic, clause_breaks(text, sent))
+            ctx = _Sentence(text, sent, s_c, s_k, s_f, topic, clause_breaks(text, sent), group)
             drafts.extend(ctx.link(s_q))
         real = [c for c in s_c if not c.system]
         if real:
@@ -133,6 +136,9 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
             subjects = [c for c in real if not ctx._is_baseline(c)]
             if subjects:  # a sentence that only names a baseline keeps the topic
                 topic = subjects[0]
+            distinct = list({c.entity: c for c in real}.values())
+            if len(distinct) >= 2:
+                group = distinct
     return drafts
 
 
@@ -151,9 +157,9 @@ def _inside_any(q: Quantity, spans: list[Span]) -> bool:
 
 
 class _Sentence:
-    def __init__(self, text, span, chips, keywords, quals, topic, breaks):
+    def __init__(self, text, span, chips, keywords, quals, topic, breaks, group=()):
         self.text, self.span, self.chips, self.keywords = text, span, chips, keywords
-        self.quals, self.topic, self.breaks = quals, topic, breaks
+        self.quals, self.topic, self.breaks, self.group = quals, topic, breaks, list(group)
 
     # -- structure ---------------------------------------------------------------
     def clause(self, pos: int) -> Span:
@@ -201,7 +207,10 @@ class _Sentence:
         if not chips:
             return []
         out = []
-        for k in self._keyword_group(kw):
+        group = self._keyword_group(kw)
+        if len(group) > 1:  # "94GB HBM3、带宽3.9TB/s": only the keywords that fit the figure
+            group = [k for k in group if _fits(q, k)] or [kw]
+        for k in group:
             attribute = self._attribute(q, k)
             if attribute is None:
                 continue
@@ -232,7 +241,10 @@ class _Sentence:
         return group
 
     def _chips(self, q: Quantity) -> list[Mention]:
-        """The chip(s) a figure is about: 'P100和V100都是4096-bit' names two."""
+        """The chip(s) a figure is about: 'P100和V100都是4096-bit' names two, and
+        '三张卡都是…' all those the text just named."""
+        if not self.chips and self.group and GROUP_REF.search(self.text[self.span.start:q.start]):
+            return self.group
         chip = self._chip(q)
         if chip is None or chip.system:
             return []
@@ -279,7 +291,8 @@ class _Sentence:
             # "NVLink 2.0，总带宽300GB/s": a bare 带宽 after NVLink is the link's
             links = [k for k in before if k.attribute == "nvlink_bandwidth"
                      and k.start >= self.span.start]
-            if links:
+            memory = [k for k in before if k.attribute == "memory_size" and k.start >= clause.start]
+            if links and not memory:
                 return links[-1]
             if PCIE_NEAR.search(self.text, clause.start, q.start):
                 return None  # a PCIe link's bandwidth is no spec of the chip's memory
@@ -407,6 +420,12 @@ class _Sentence:
         if cue_pattern("exclude").search(sentence_text) and "CPU" in sentence_text.upper():
             return None
         subject, baseline = self._comparison(q, clause)
+        if not baseline:  # "容量约为H100的1.8倍，带宽提升43%": the comparison goes on
+            earlier = [d for d in figures if d.attribute == "speedup"]
+            if earlier and q.dimension == "percent" or (earlier and cue_pattern("increase").search(
+                    self.text, clause.start, q.start)):
+                subject = next((c for c in self.chips if c.entity == earlier[-1].entity), subject)
+                baseline = earlier[-1].baseline
         if subject is None or not baseline or subject.entity == baseline or subject.system:
             return None
         if not plausible("speedup", value):
@@ -486,6 +505,13 @@ class _Sentence:
         same = [d for d in figures if d.entity == subject.entity and d.attribute != "speedup"
                 and d.quantity.start < clause.start]
         return same[-1].attribute if same else ""
+
+
+def _fits(q: Quantity, k: Keyword) -> bool:
+    dims = {"count"} if q.dimension in ("bare", "count") else {q.dimension}
+    if k.attribute == "memory_size" and q.dimension == "bandwidth":
+        return False  # a memory word is no label of a bandwidth figure in a list
+    return bool(dims & k.dims)
 
 
 def subjects_or_none(ctx: "_Sentence", q: Quantity) -> list[Mention]:
