@@ -12,6 +12,8 @@ from .errors import SpecExtractError
 from .ingest import read_document
 from .normalize import normalize as normalize_text
 from .errors import DocumentError
+from .inputs import iter_input_files
+from .schema import VERDICTS
 
 
 REFERENCE_OPTION = click.option("--reference", "reference_path", type=click.Path(exists=True),
@@ -19,14 +21,15 @@ REFERENCE_OPTION = click.option("--reference", "reference_path", type=click.Path
 
 
 class _Group(click.Group):
-    """Turns library errors into one clean line and exit status 2 (usage) or 1."""
+    """Turns library errors into one clean line and exit status 2 (usage: the error's
+    ``exit_code``, e.g. a store that is locked or not a store) or 1."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except SpecExtractError as exc:
             click.echo(f"specextract: error: {exc}", err=True)
-            ctx.exit(1)
+            ctx.exit(getattr(exc, "exit_code", 1))
 
 
 @click.group(cls=_Group)
@@ -61,51 +64,90 @@ def normalize(file: Path, as_json: bool) -> None:
         click.echo(norm.text, nl=not norm.text.endswith("\n"))
 
 
-def iter_input_files(inputs: tuple[str, ...]):
-    """Files named by INPUTS: files, folders (recursive, sorted) and globs."""
-    for item in inputs:
-        p = Path(item)
-        if p.is_dir():
-            yield from sorted(f for f in p.rglob("*") if f.is_file() and not f.name.startswith("."))
-        elif any(ch in item for ch in "*?[") and not p.exists():
-            yield from sorted(Path().glob(item))
-        else:
-            yield p
-
-
 @cli.command()
 @click.argument("inputs", nargs=-1, required=True)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=Path("out"), show_default=True)
-def run(inputs: tuple[str, ...], out_dir: Path) -> None:
-    """Process INPUTS (files, folders, globs) into OUT.
+              default=Path("out"), show_default=True,
+              help="Folder for the store, claims.csv and report/.")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="The SQLite store (default: OUT/specextract.db).")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Run documents in N local processes.")
+@click.option("--dask", "dask_address", metavar="local|tcp://HOST:PORT",
+              help="Run documents on Dask: a local cluster, or an existing scheduler.")
+@click.option("--send-bytes", is_flag=True,
+              help="With --dask: send file contents to the workers instead of paths.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: only on a terminal).")
+@REFERENCE_OPTION
+def run(inputs: tuple[str, ...], out_dir: Path, db_path: Path | None, workers: int,
+        dask_address: str | None, send_bytes: bool, progress: bool | None,
+        reference_path: str | None) -> None:
+    """Extract and check INPUTS (files, folders, globs) into a store, claims.csv and a report.
+
+    Incremental: unchanged documents are skipped; exit status 1 if any document failed.
 
     \b
     Example:
       specextract run corpus --out out
+      specextract run corpus --out out --workers 2 --reference my_specs.csv
+      specextract run 'articles/**/*.html' --out out --dask local
     """
-    out_dir.mkdir(parents=True, exist_ok=True)
-    norm_dir = out_dir / "normalized"
-    norm_dir.mkdir(exist_ok=True)
-    ok = failed = 0
-    with (out_dir / "documents.jsonl").open("w", encoding="utf-8") as index:
-        for path in iter_input_files(inputs):
-            try:
-                doc = read_document(path)
-                norm = normalize_text(doc.text)
-            except SpecExtractError as exc:
-                failed += 1
-                click.echo(f"failed: {exc}", err=True)
-                index.write(json.dumps({"path": str(path), "status": "error",
-                                        "error": str(exc)}, ensure_ascii=False) + "\n")
-                continue
-            ok += 1
-            (norm_dir / f"{doc.doc_id}.txt").write_text(norm.text, encoding="utf-8")
-            index.write(json.dumps({"doc_id": doc.doc_id, "path": doc.path, "status": "ok",
-                                    "encoding": doc.encoding, "script": norm.script},
-                                   ensure_ascii=False) + "\n")
-    click.echo(f"{ok} documents normalized, {failed} failed -> {out_dir}")
-    sys.exit(1 if failed else 0)
+    from .executors import DaskExecutor, LocalExecutor, PoolExecutor
+    from .runjob import run_job
+    if dask_address and workers > 1:
+        raise click.UsageError("use --workers or --dask, not both")
+    if send_bytes and not dask_address:
+        raise click.UsageError("--send-bytes needs --dask")
+    if dask_address and dask_address != "local" and "://" not in dask_address:
+        raise click.UsageError(f"--dask takes 'local' or a scheduler address like "
+                               f"tcp://HOST:PORT, not {dask_address!r}")
+    executor = (DaskExecutor(dask_address, send_bytes=send_bytes) if dask_address else
+                PoolExecutor(workers) if workers > 1 else LocalExecutor())
+    sys.exit(run_job(inputs, out_dir, executor=executor, db=db_path,
+                     reference_path=reference_path, progress=progress, echo=click.echo))
+
+
+@cli.command()
+@click.option("--db", "db_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The store a run wrote (e.g. out/specextract.db).")
+@click.option("--format", "fmt", type=click.Choice(["csv", "jsonl", "parquet"]), default="csv",
+              show_default=True)
+@click.option("--verdict", "verdicts", multiple=True, type=click.Choice(VERDICTS),
+              help="Only claims with this verdict (repeatable).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write here (default: standard output; Parquet needs a file).")
+@click.option("--excel", is_flag=True, help="CSV with a byte-order mark, for Excel.")
+def export(db_path: Path, fmt: str, verdicts: tuple[str, ...], output: Path | None,
+           excel: bool) -> None:
+    """Export the claims of a store as CSV, JSON Lines or Parquet.
+
+    \b
+    Example:
+      specextract export --db out/specextract.db --verdict contradicted -o wrong.csv
+      specextract export --db out/specextract.db --format parquet -o claims.parquet
+    """
+    from .export import write_csv, write_csv_to, write_jsonl, write_jsonl_to, write_parquet
+    from .store import Store
+    if fmt == "parquet" and output is None:
+        raise click.UsageError("--format parquet needs -o FILE")
+    if excel and fmt != "csv":
+        raise click.UsageError("--excel applies to --format csv only")
+    with Store.open(db_path, write=False) as store:
+        rows = store.claim_rows(verdicts=verdicts)
+        if output is not None:
+            n = (write_csv(rows, output, excel=excel) if fmt == "csv" else
+                 write_jsonl(rows, output) if fmt == "jsonl" else write_parquet(rows, output))
+            click.echo(f"{n} claims -> {output}", err=True)
+            return
+        stream = click.get_text_stream("stdout", encoding="utf-8")
+        if excel:
+            stream.write("\ufeff")
+        if fmt == "csv":
+            write_csv_to(list(rows), stream)
+        else:
+            write_jsonl_to(rows, stream)
+        stream.flush()
 
 
 @cli.command()

@@ -1,10 +1,11 @@
-"""Claim rows to CSV / JSON Lines, with spreadsheet formula cells neutralised."""
+"""Claim rows to CSV / JSON Lines / Parquet; CSV formula cells are neutralised."""
 from __future__ import annotations
 
 import csv
 import json
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TextIO
 
 from .schema import CLAIM_COLUMNS, EXTRA_COLUMNS
 
@@ -44,21 +45,76 @@ def write_csv(rows: Iterable[dict[str, str]], path: str | Path, excel: bool = Fa
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     with tmp.open("w", encoding="utf-8-sig" if excel else "utf-8", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=cols, extrasaction="ignore")
-        writer.writeheader()
-        for r in rows:
-            writer.writerow({k: neutralise(str(r.get(k, ""))) for k in cols})
+        write_csv_to(rows, fh, cols)
     tmp.replace(path)
     return len(rows)
 
 
+def write_csv_to(rows: list[dict[str, str]], fh: TextIO, cols: list[str] | None = None) -> int:
+    """CSV rows (header first, formula cells neutralised) to an open text stream."""
+    cols = cols or columns_for(rows)
+    writer = csv.DictWriter(fh, fieldnames=cols, extrasaction="ignore")
+    writer.writeheader()
+    for r in rows:
+        writer.writerow({k: neutralise(str(r.get(k, ""))) for k in cols})
+    return len(rows)
+
+
 def write_jsonl(rows: Iterable[dict[str, str]], path: str | Path) -> int:
-    n = 0
     path = Path(path)
     tmp = path.with_name(path.name + ".tmp")
     with tmp.open("w", encoding="utf-8") as fh:
-        for r in rows:
-            fh.write(json.dumps(r, ensure_ascii=False) + "\n")
-            n += 1
+        n = write_jsonl_to(rows, fh)
     tmp.replace(path)
     return n
+
+
+def write_jsonl_to(rows: Iterable[dict[str, str]], fh: TextIO) -> int:
+    n = 0
+    for r in rows:
+        fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+        n += 1
+    return n
+
+
+PARQUET_INTEGERS = ("start", "end", "precision_exp")
+PARQUET_FLOATS = ("deviation",)
+
+
+def write_parquet(rows: Iterable[dict[str, str]], path: str | Path, batch: int = 10_000) -> int:
+    """Claim rows as Parquet, written in row groups: offsets as int64, deviation as float64,
+    everything else (values included, to keep their written digits) as strings."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    known = list(CLAIM_COLUMNS) + [c for c in EXTRA_COLUMNS if c not in CLAIM_COLUMNS]
+    schema = pa.schema([(c, pa.int64() if c in PARQUET_INTEGERS else
+                         pa.float64() if c in PARQUET_FLOATS else pa.string()) for c in known])
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    n = 0
+    with pq.ParquetWriter(tmp, schema) as writer:
+        for chunk in _chunks(rows, batch):
+            columns = {c: [_typed(c, r.get(c, "")) for r in chunk] for c in known}
+            writer.write_table(pa.table(columns, schema=schema))
+            n += len(chunk)
+    tmp.replace(path)
+    return n
+
+
+def _typed(column: str, cell: str) -> object:
+    if column in PARQUET_INTEGERS:
+        return int(cell) if cell != "" else None
+    if column in PARQUET_FLOATS:
+        return float(cell) if cell != "" else None
+    return cell
+
+
+def _chunks(rows: Iterable[dict[str, str]], size: int):
+    chunk: list[dict[str, str]] = []
+    for r in rows:
+        chunk.append(r)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk

@@ -50,7 +50,7 @@ def _alias_regex(alias: str) -> str:
     if alias[0].isascii() and alias[0].isalpha():
         # a long name may follow an upper-case word in run-together tables ("SXMA100");
         # a short one may not ("GT4" is no T4)
-        left = r"(?<![A-Za-z])" if len(alias) <= 3 else r"(?<![a-z])"
+        left = r"(?<![A-Za-z])" if len(alias) <= 3 else ""
     else:
         left = r"(?<![A-Za-z0-9.])"
     last = alias[-1]

@@ -240,8 +240,8 @@ def _attribute(q: Quantity, kw: Keyword | None) -> str | None:
 # -- run tables ------------------------------------------------------------------
 def _read_runs(found: Found, taken: list[Span]) -> list[tuple[list[Draft], Span]]:
     text = found.text
-    out = []
     chips = [c for c in found.chips if not any(s.start <= c.start < s.end for s in taken)]
+    headers: list[list[Mention]] = []
     i = 0
     while i < len(chips):
         run = [chips[i]]
@@ -252,15 +252,18 @@ def _read_runs(found: Found, taken: list[Span]) -> list[tuple[list[Draft], Span]
                 break
             run.append(nxt)
         i += len(run)
-        if len(run) < 2 or len({c.entity for c in run}) < 2:
-            continue
-        drafts, end = _run_rows(found, run)
+        if len(run) >= 2 and len({c.entity for c in run}) >= 2:
+            headers.append(run)
+    out = []
+    for n, run in enumerate(headers):
+        stop = headers[n + 1][0].start if n + 1 < len(headers) else len(text)
+        drafts, end = _run_rows(found, run, stop)
         if drafts:
             out.append((drafts, Span(run[0].start, end)))
     return out
 
 
-def _run_rows(found: Found, header: list[Mention]) -> tuple[list[Draft], int]:
+def _run_rows(found: Found, header: list[Mention], stop_at: int) -> tuple[list[Draft], int]:
     """Label after label following a chip run, each with one figure (or N/A) per chip."""
     text = found.text
     start = max(header[-1].end, header[-1].variant_end)
@@ -271,6 +274,7 @@ def _run_rows(found: Found, header: list[Mention]) -> tuple[list[Draft], int]:
     else:
         limit = text.find("\n\n", start)
         limit = len(text) if limit < 0 else limit
+    limit = min(limit, stop_at)  # the next chip run starts a table of its own
     keywords: list[Keyword] = []
     for k in found.keywords:
         if not start <= k.start < limit:

@@ -1,0 +1,5 @@
+"""``python -m specextract``: the command line."""
+from .cli import main
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,95 @@
+"""``specextract run`` as a function: store, executor, progress, outputs, exit status.
+
+    status = run_job(["corpus"], Path("out"), executor=LocalExecutor())
+
+Writes ``OUT/specextract.db`` (or ``db``), then ``OUT/claims.csv`` and
+``OUT/report/index.html`` from the whole store. Returns 0 when every document of this
+run succeeded, 1 when some failed, 130 when interrupted (the store stays consistent and
+the next run resumes).
+"""
+from __future__ import annotations
+
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from contextlib import contextmanager
+from itertools import chain
+from pathlib import Path
+
+from .batch import Executor, run_batch, summary_text
+from .errors import SpecExtractError
+from .export import write_csv
+from .inputs import count_input_files, iter_input_files
+from .reference import load_reference
+from .report import write_report
+from .store import Store
+
+DB_NAME = "specextract.db"
+
+
+class NoInputError(SpecExtractError):
+    """INPUTS name no file."""
+
+    exit_code = 2
+
+
+def run_job(inputs: Sequence[str], out_dir: Path, *, executor: Executor, db: Path | None = None,
+            reference_path: str | None = None, progress: bool | None = None,
+            echo: Callable[[str], None] = print) -> int:
+    ref = load_reference(reference_path)
+    paths = iter_input_files(inputs)
+    first = next(paths, None)
+    if first is None:
+        raise NoInputError(f"no input files in {' '.join(inputs)}")
+    paths = chain([first], paths)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    show = sys.stderr.isatty() if progress is None else progress
+    with Store.open(db or out_dir / DB_NAME) as store, _progress(inputs, show) as bar, \
+            _sigterm_as_interrupt():
+        try:
+            with executor:
+                run = run_batch(paths, store, ref, executor, inputs=" ".join(inputs),
+                                on_result=bar)
+        except KeyboardInterrupt:
+            echo(f"interrupted: the store {store.path} is consistent; run again to resume")
+            return 130
+        n = write_csv(store.claim_rows(), out_dir / "claims.csv")
+        index = write_report(store, out_dir / "report", ref)
+        echo(summary_text(run, store))
+        echo(f"{n} claims -> {out_dir / 'claims.csv'}; report -> {index}")
+    return 1 if run.counts["failed"] else 0
+
+
+@contextmanager
+def _progress(inputs: Sequence[str], show: bool):
+    """A callback for run_batch that drives a tqdm bar on stderr (nothing when not shown)."""
+    if not show:
+        yield None
+        return
+    from tqdm import tqdm
+    bar = tqdm(total=count_input_files(inputs), unit="doc", file=sys.stderr, dynamic_ncols=True)
+
+    def update(outcome: str, counts) -> None:
+        bar.update(1)
+        bar.set_postfix(claims=counts["claims"], errors=counts["failed"], refresh=False)
+
+    try:
+        yield update
+    finally:
+        bar.close()
+
+
+@contextmanager
+def _sigterm_as_interrupt():
+    """kill PID stops a run like Ctrl-C does (the current document is rolled back)."""
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread (e.g. called from a worker thread)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
