@@ -7,6 +7,7 @@ the normalization map, and ``surface == text[start:end]``.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from .lexicon import find_chips, find_keywords, find_qualifiers
 from .linking import Draft, Found, link_prose
@@ -16,34 +17,69 @@ from .records import Claim
 from .tables import link_tables
 
 LATIN_OR_DIGIT = re.compile(r"[A-Za-z0-9]")
+# Where a figure can be: a digit, a Chinese numeral with a counter, a number word.
+FIGURE_HINT = re.compile(r"[0-9]|[一二两三四五六七八九十]\s*[个颗倍代成]|翻(?:了)?(?:一)?[番倍]"
+                         r"|(?i:twice|double|triple|quadruple|seven|first|second|third|fourth|fifth|sixth)")
+
+
+def active_regions(text: str) -> list[tuple[int, int]]:
+    """Lines that may hold a figure, each with the line before it (a table's header).
+
+    Labels and numbers are only looked for here: most of an article's prose holds no
+    figure, and chips are looked for everywhere (the topic of a later sentence)."""
+    regions: list[tuple[int, int]] = []
+    pos, previous = 0, None
+    for line in text.split("\n"):
+        end = pos + len(line)
+        if FIGURE_HINT.search(line):
+            start = previous[0] if previous else pos
+            if regions and regions[-1][1] >= start - 1:
+                regions[-1] = (regions[-1][0], end)
+            else:
+                regions.append((start, end))
+        if line.strip():
+            previous = (pos, end)
+        pos = end + 1
+    return regions
 
 
 def find_all(text: str) -> Found:
     """Chips, keywords, qualifiers and quantities of normalized ``text``."""
+    regions = active_regions(text)
     chips = find_chips(text)
-    taken = [(c.start, max(c.end, c.variant_end)) for c in chips]
-    keywords = [k for k in find_keywords(text) if not _overlaps(k.start, k.end, taken)]
-    qualifiers = [q for q in find_qualifiers(text) if not _overlaps(q.start, q.end, taken)]
+    taken = sorted((c.start, max(c.end, c.variant_end)) for c in chips)
+    keywords = [k for k in find_keywords(text, regions) if not _overlaps(k.start, k.end, taken)]
+    qualifiers = [q for q in find_qualifiers(text, regions) if not _overlaps(q.start, q.end, taken)]
     # chip names and Latin labels are blanked out before numbers are read, so that a
     # label run into a figure ("FP647.8", "Memory128 GB", "Matrix95.7") gives the figure
-    masked = _mask(text, [(c.start, c.end) for c in chips]
-                   + [(k.start, k.end) for k in keywords + qualifiers
-                      if LATIN_OR_DIGIT.match(text, k.start) and k.attribute != "pcie_gen"])
-    quantities = find_quantities(masked)
+    masked = _mask(text, sorted([(c.start, c.end) for c in chips]
+                                + [(k.start, k.end) for k in keywords + qualifiers
+                                   if LATIN_OR_DIGIT.match(text, k.start)
+                                   and k.attribute != "pcie_gen"]))
+    quantities = find_quantities(masked, regions)
     return Found(text, masked, chips, keywords, qualifiers, quantities)
 
 
 def _overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
-    return any(s < end and start < e for s, e in spans)
+    """Does [start, end) overlap one of the sorted, non-overlapping ``spans``?"""
+    i = bisect_left(spans, (end,))
+    return i > 0 and spans[i - 1][1] > start
 
 
 def _mask(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with the sorted ``spans`` replaced by spaces (same length)."""
     if not spans:
         return text
-    chars = list(text)
+    pieces, pos = [], 0
     for s, e in spans:
-        chars[s:e] = " " * (e - s)
-    return "".join(chars)
+        if e <= pos:
+            continue
+        s = max(s, pos)
+        pieces.append(text[pos:s])
+        pieces.append(" " * (e - s))
+        pos = e
+    pieces.append(text[pos:])
+    return "".join(pieces)
 
 
 def extract_normalized(original: str, norm: Normalized, doc_id: str = "") -> list[Claim]:

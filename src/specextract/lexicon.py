@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .datafiles import bundled
+from .patterns import plain_trie, model_name, trie_regex
 
 CONTEXT_WINDOW = 40
 
@@ -38,15 +39,8 @@ class Keyword:
     dims: frozenset[str]
 
 
-def _alias_regex(alias: str) -> str:
-    """Flexible spaces and case; boundaries so that A10 never matches inside A100."""
-    parts = []
-    for token in alias.split():
-        body = re.escape(token)
-        # "MI300X" also as "MI 300X", "TPUv4" as "TPU v4": optional space letters->digits
-        body = re.sub(r"([A-Za-z]{2,})(\d)", r"\1\\s?\2", body)
-        parts.append(body)
-    body = r"[\s\-]?".join(parts)
+def _boundaries(alias: str) -> tuple[str, str]:
+    """(left, right) boundary of an alias, so that A10 never matches inside A100."""
     if alias[0].isascii() and alias[0].isalpha():
         # a long name may follow an upper-case word in run-together tables ("SXMA100");
         # a short one may not ("GT4" is no T4)
@@ -54,10 +48,22 @@ def _alias_regex(alias: str) -> str:
     else:
         left = r"(?<![A-Za-z0-9.])"
     last = alias[-1]
-    right = r"(?![0-9])(?![a-rt-z])(?!s[a-z])" if last.isascii() and last.isalnum() else ""
+    right = r"(?-i:(?![0-9])(?![a-rt-z])(?!s[a-z]))" if last.isascii() and last.isalnum() else ""
     if alias.isdigit():
         right = r"(?![0-9.,])(?!\s*(?:[A-Za-z]|[万亿个颗%元块台张年月日号]))"
-    return f"{left}(?i:{body}){right}"
+    return left, right
+
+
+def _alias_regex(aliases: list[str]) -> str:
+    """One trie per left boundary; each alias ends with its right boundary."""
+    by_left: dict[str, list[str]] = {}
+    for alias in aliases:
+        by_left.setdefault(_boundaries(alias)[0], []).append(alias)
+    parts = []
+    for left, group in sorted(by_left.items(), key=lambda kv: -max(map(len, kv[1]))):
+        trie = plain_trie(group, model_name, lambda a: _boundaries(a)[1])
+        parts.append(f"{left}(?i:{trie})")
+    return "|".join(parts)
 
 
 @lru_cache(maxsize=1)
@@ -66,9 +72,7 @@ def _chip_lexicon() -> tuple[re.Pattern, dict[str, dict[str, str]]]:
     by_alias: dict[str, dict[str, str]] = {}
     for r in rows:
         by_alias[_norm_alias(r["alias"])] = r
-    aliases = sorted(rows, key=lambda r: len(r["alias"]), reverse=True)
-    alternation = "|".join(_alias_regex(r["alias"]) for r in aliases)
-    return re.compile(alternation), by_alias
+    return re.compile(_alias_regex([r["alias"] for r in rows])), by_alias
 
 
 def _norm_alias(text: str) -> str:
@@ -158,34 +162,33 @@ def _squash(text: str) -> str:
 
 
 def _compile_words(words: list[str]) -> re.Pattern:
-    alternatives = []
-    for word in sorted(words, key=len, reverse=True):
-        body = re.escape(word).replace(r"\ ", r"\s*")
-        body = re.sub(r"(?<=[A-Za-z0-9])(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9])",
-                      r"\\s*", body)  # "CUDA核心" also as "CUDA 核心"
-        # upper-case run-together ("TFLOPSFP32") is a flattened table, not one word
-        left = r"(?-i:(?<![a-z])|(?<=[BbMm]/s)|(?<=Hz)|(?<=nm))" \
-            if word[0].isascii() and word[0].isalnum() else ""
-        right = r"(?-i:(?![a-z]))" if word[-1].isascii() and word[-1].isalpha() else ""
-        alternatives.append(f"{left}{body}{right}")
-    return re.compile("|".join(alternatives), re.IGNORECASE)
+    return re.compile(trie_regex(words), re.IGNORECASE)
 
 
-def find_keywords(text: str) -> list[Keyword]:
-    """Attribute keywords in ``text``."""
+def _scan(pattern: re.Pattern, text: str, regions):
+    """Matches in the given (start, end) regions of ``text``, or in all of it."""
+    if regions is None:
+        yield from pattern.finditer(text)
+        return
+    for start, end in regions:
+        yield from pattern.finditer(text, start, end)
+
+
+def find_keywords(text: str, regions=None) -> list[Keyword]:
+    """Attribute keywords in ``text`` (only in ``regions``, when given)."""
     pattern, table = _keyword_lexicon()
     out = []
-    for m in pattern.finditer(text):
+    for m in _scan(pattern, text, regions):
         kw = table[_squash(m.group())]
         out.append(Keyword(m.start(), m.end(), kw.attribute, kw.qualifier, kw.dims))
     return out
 
 
-def find_qualifiers(text: str) -> list[Keyword]:
+def find_qualifiers(text: str, regions=None) -> list[Keyword]:
     """Qualifier words (sparse, dense, tensor, non-tensor) in ``text``."""
     pattern, table = _qualifier_lexicon()
     out = []
-    for m in pattern.finditer(text):
+    for m in _scan(pattern, text, regions):
         qualifier = table[_squash(m.group())]
         out.append(Keyword(m.start(), m.end(), "", qualifier, frozenset()))
     return out

@@ -98,19 +98,28 @@ RANGE_AFTER = re.compile(r"\s*(?:-|–|—|~|～|到|至|to)\s*(?:\d|[零一二�
 RANGE_JOIN = re.compile(r"\s*(?:-|–|—|~|～|到|至|to)\s*$")
 
 
-def find_quantities(text: str) -> list[Quantity]:
-    """All quantities in ``text`` (masked normalized text), in order."""
+def _scan(pattern: re.Pattern, text: str, regions):
+    if regions is None:
+        yield from pattern.finditer(text)
+        return
+    for start, end in regions:
+        yield from pattern.finditer(text, start, end)
+
+
+def find_quantities(text: str, regions=None) -> list[Quantity]:
+    """All quantities in ``text`` (masked normalized text), in order; only in the
+    (start, end) ``regions`` when given."""
     out: list[Quantity] = []
-    for m in quantity_pattern().finditer(text):
+    for m in _scan(quantity_pattern(), text, regions):
         q = _quantity(text, m)
         if q is not None:
             out.append(q)
-    ordinals = _ordinals(text)
+    ordinals = _ordinals(text, regions)
     if ordinals:  # "PCIe 4.0" is an ordinal, not the number 4.0
         spans = [(o.start, o.end) for o in ordinals]
         out = [q for q in out if not any(s < q.end and q.start < e for s, e in spans)]
     out.extend(ordinals)
-    out.extend(_ratio_words(text))
+    out.extend(_ratio_words(text, regions))
     out.sort(key=lambda q: q.start)
     return _share_units(text, _mark_ranges(text, out))
 
@@ -230,9 +239,9 @@ def _after_unit(text: str, start: int) -> bool:
         _unit_end_pattern().search(text, max(0, start - 14), start))
 
 
-def _ordinals(text: str) -> list[Quantity]:
+def _ordinals(text: str, regions=None) -> list[Quantity]:
     out = []
-    for m in ordinal_pattern().finditer(text):
+    for m in _scan(ordinal_pattern(), text, regions):
         if m.group("ord"):
             raw = m.group("ord")
             n = int(raw) if raw.isdigit() else int(parse_cjk(raw).value)
@@ -250,9 +259,9 @@ def _ordinals(text: str) -> list[Quantity]:
     return out
 
 
-def _ratio_words(text: str) -> list[Quantity]:
+def _ratio_words(text: str, regions=None) -> list[Quantity]:
     out = []
-    for m in RATIO_WORDS.finditer(text):
+    for m in _scan(RATIO_WORDS, text, regions):
         word = (m.group("w") or "double").lower().rstrip("sd") or "double"
         value = {"twice": 2, "double": 2, "doubl": 2, "tripl": 3, "triple": 3,
                  "quadrupl": 4, "quadruple": 4}.get(word, 2)

@@ -1,0 +1,101 @@
+"""Regexes composed from word lists: one factored alternation (a trie) per lexicon.
+
+A plain alternation of hundreds of words makes the regex engine try every word at every
+position; a trie tries one character class per position, which keeps a lexicon scan
+linear and fast. Longer words win (children are tried before a word ends).
+"""
+from __future__ import annotations
+
+import re
+
+FLEX_SPACE = "\x00"  # stands for optional white space inside a word
+FLEX_SEP = "\x01"  # an optional space or hyphen (model names: "RTX 4090", "RTX-4090")
+FLEX_ONE = "\x02"  # at most one space ("MI300X" as "MI 300X")
+PIECES = {FLEX_SPACE: r"\s*", FLEX_SEP: r"[\s\-]?", FLEX_ONE: r"\s?"}
+LATIN_LEFT = r"(?-i:(?<![a-z])|(?<=[BbMm]/s)|(?<=Hz)|(?<=nm))"  # see lexicon.py
+LATIN_RIGHT = r"(?-i:(?![a-z]))"
+
+
+def flexible(word: str) -> str:
+    """Mark where white space may appear: at spaces, and between Latin and CJK."""
+    out = []
+    for i, ch in enumerate(word):
+        if ch == " ":
+            out.append(FLEX_SPACE)
+            continue
+        if out and out[-1] != FLEX_SPACE and _script(out[-1]) != _script(ch) \
+                and "cjk" in (_script(out[-1]), _script(ch)):
+            out.append(FLEX_SPACE)
+        out.append(ch)
+    return "".join(out)
+
+
+def _script(ch: str) -> str:
+    return "cjk" if "\u3400" <= ch <= "\u9fff" else "latin" if ch.isascii() and ch.isalnum() else "other"
+
+
+def model_name(alias: str) -> str:
+    """Mark a model name's flexible seams: spaces (space or hyphen), and the seam between
+    a run of two or more letters and a digit (one optional space)."""
+    marked = re.sub(r"([A-Za-z]{2,})(\d)", lambda m: m.group(1) + FLEX_ONE + m.group(2), alias)
+    return marked.replace(" ", FLEX_SEP)
+
+
+def plain_trie(words: list[str], mark=lambda w: w, end=lambda w: "") -> str:
+    """A trie alternation of ``words`` (no boundaries but ``end(word)`` after each)."""
+    trie: dict = {}
+    for word in words:
+        node = trie
+        for ch in mark(word).lower():
+            node = node.setdefault(ch, {})
+        node[""] = word
+    return _branches(trie, end) if trie else "(?!)"
+
+
+def trie_regex(words: list[str]) -> str:
+    """A factored alternation matching any of ``words`` (compile with re.IGNORECASE).
+
+    Latin words get word boundaries (no lower-case letter before or after); spaces and
+    Latin/CJK seams match optional white space."""
+    trie: dict = {}
+    for word in words:
+        node = trie
+        for ch in flexible(word.lower()):
+            node = node.setdefault(ch, {})
+        node[""] = word
+    latin = {ch: n for ch, n in trie.items() if ch.isascii() and ch.isalnum()}
+    other = {ch: n for ch, n in trie.items() if ch not in latin}
+    parts = []
+    if latin:
+        parts.append(f"(?=[a-z0-9]){LATIN_LEFT}{_branches(latin, _latin_end)}")
+    if other:
+        parts.append(_branches(other, _latin_end))
+    return "|".join(parts) or "(?!)"
+
+
+def _latin_end(word: str) -> str:
+    return LATIN_RIGHT if word[-1].isascii() and word[-1].isalpha() else ""
+
+
+def _branches(node: dict, end) -> str:
+    alternatives = [_piece(ch) + _node(child, end) for ch, child in sorted(node.items()) if ch]
+    return alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
+
+
+def _node(node: dict, end) -> str:
+    children = {ch: n for ch, n in node.items() if ch}
+    if "" not in node:
+        return _branches(children, end)
+    stop = end(node[""])
+    if not children:
+        return stop
+    return f"(?:{_branches(children, end)}|{stop})" if stop else f"(?:{_branches(children, end)})?"
+
+
+def _piece(ch: str) -> str:
+    return PIECES.get(ch) or re.escape(ch)
+
+
+def squash(text: str) -> str:
+    """The lookup key of a matched word: lower case, no white space."""
+    return re.sub(r"\s+", "", text).lower()
