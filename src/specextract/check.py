@@ -40,7 +40,7 @@ def check_one(claim: Claim, ref: Reference) -> CheckedClaim:
     selection: Selection | None = None
     if claim.attribute == "speedup":
         candidates, note = speedup_candidates(ref, claim.entity, claim.baseline, claim.metric,
-                                              claim.variant)
+                                              claim.variant, claim.qualifiers)
         notes = (note,)
     else:
         selection = select_rows(ref, claim.entity, claim.attribute, claim.variant, claim.qualifiers)

@@ -1,6 +1,7 @@
 """Command line: a thin shell over the library, one short function per command."""
 from __future__ import annotations
 
+import io
 import json
 import sys
 from pathlib import Path
@@ -140,14 +141,19 @@ def export(db_path: Path, fmt: str, verdicts: tuple[str, ...], output: Path | No
                  write_jsonl(rows, output) if fmt == "jsonl" else write_parquet(rows, output))
             click.echo(f"{n} claims -> {output}", err=True)
             return
-        stream = click.get_text_stream("stdout", encoding="utf-8")
-        if excel:
-            stream.write("\ufeff")
-        if fmt == "csv":
-            write_csv_to(list(rows), stream)
-        else:
-            write_jsonl_to(rows, stream)
-        stream.flush()
+        sys.stdout.flush()
+        stream = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8",
+                                  newline="")
+        try:
+            if excel:
+                stream.write("\ufeff")
+            if fmt == "csv":
+                write_csv_to(list(rows), stream)
+            else:
+                write_jsonl_to(rows, stream)
+        finally:
+            stream.flush()
+            stream.detach()
 
 
 @cli.command()

@@ -13,7 +13,7 @@ from .reference import Reference, RefRow
 from .reference_rules import entity_key
 from .rowselect import COMPUTE, COMPUTE_ATTRIBUTES, Selection, select_rows
 from .schema import CONTRADICTED, PRECISION_ATTRIBUTES, SUPPORTED
-from .speedup import Candidate, metric_pairs, ratio_candidate
+from .speedup import Candidate, metric_pairs, ratio_candidate, same_kind
 from .verdicts import EXACT_MAX, MATCH_MAX, deviation, matches
 
 NOT_SUPPORTED = "not supported"
@@ -69,7 +69,7 @@ def diagnose(claim: Claim, verdict: str, candidates: list[Candidate],
     parts: list[str] = []
     numbers = [c.value for c in candidates if c.value is not None and not c.not_supported]
     if claim.attribute == "speedup":
-        parts += _speedup_parts(claim, verdict, ref)
+        parts += _speedup_parts(claim, verdict, ref, candidates)
     elif selection is not None:
         parts += _not_supported(claim, verdict, selection)
         # The most specific explanation the reference shows, in this order: another of the
@@ -214,22 +214,41 @@ def _digits(claim: Claim, numbers: list[Decimal]) -> list[str]:
     return []
 
 
-def _speedup_parts(claim: Claim, verdict: str, ref: Reference) -> list[str]:
-    """A ratio formed with sparse figures or stand-in precisions; another pair's vendor ratio."""
+def _speedup_parts(claim: Claim, verdict: str, ref: Reference,
+                   candidates: list[Candidate]) -> list[str]:
+    """A ratio formed with sparse figures, stand-in precisions or rows the claim's qualifiers
+    exclude; another pair's vendor ratio."""
     if not claim.metric:
         return _ratio_misattributed(claim, ref) if verdict == CONTRADICTED else []
+    judged = {c.label for c in candidates}
     pairs = metric_pairs(ref, claim.entity, claim.baseline, claim.metric, claim.variant,
-                         dense_only=False, cross=True)
+                         diagnose=True)
+    bottoms: dict[str, list[RefRow]] = {}
+    for _, bottom in pairs:
+        bottoms.setdefault(bottom.attribute, [])
+        if bottom not in bottoms[bottom.attribute]:
+            bottoms[bottom.attribute].append(bottom)
+    says_sparse = "sparse" in claim.qualifiers
     hits = []
     for top, bottom in pairs:
         cand = ratio_candidate(top, bottom)
-        if matches(claim.value, cand.value):  # type: ignore[arg-type]
-            cross = top.attribute != bottom.attribute
-            hits.append((cross, deviation(claim.value, cand.value), cand.label, cand))  # type: ignore[arg-type]
+        if cand.label in judged or not matches(claim.value, cand.value):  # type: ignore[arg-type]
+            continue  # a ratio the claim was judged against explains nothing
+        cross = top.attribute != bottom.attribute
+        sparse = "sparse" in top.qualifiers or "sparse" in bottom.qualifiers
+        if cross:
+            kind = WRONG_PRECISION
+        elif sparse and not says_sparse:
+            kind = SPARSE_AS_DENSE
+        else:
+            kind = WRONG_QUALIFIER  # same precision, a pair the claim's qualifiers exclude
+        # prefer the claim's own precision, then Tensor against Tensor and plain against plain
+        rank = (cross, not same_kind(top, bottom, bottoms[bottom.attribute]),
+                deviation(claim.value, cand.value), cand.label)  # type: ignore[arg-type]
+        hits.append((rank, kind, cand))
     if not hits:
         return []
-    cross, _, _, cand = min(hits, key=lambda h: h[:3])
-    kind = SPARSE_AS_DENSE if "sparse" in cand.label and not cross else WRONG_PRECISION
+    _, kind, cand = min(hits, key=lambda h: h[0])
     return [f"{kind}: {_num(claim.value)}x is the ratio {cand.label} = {_num(cand.value)}"]
 
 

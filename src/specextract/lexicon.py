@@ -91,7 +91,7 @@ def _variant_patterns() -> list[tuple[re.Pattern, str]]:
 
 
 SYSTEM_BEFORE = re.compile(r"(?:DGX|SuperPOD|ExaPOD|集群|超算|超级计算机"
-                           r"|(?:[2-9]|八|四|两)\s*(?:卡|-GPU|GPU|x|路)\s*(?:HGX|DGX)?)\s*$", re.IGNORECASE)
+                           r"|(?:[2-9]|八|四|两)\s*(?:卡|-GPU|GPU|x|路|颗|张|块)\s*(?:HGX|DGX)?)\s*$", re.IGNORECASE)
 SYSTEM_AFTER = re.compile(r"^\s*(?:NVL(?:72|36|576)|SuperPOD|集群|超算|服务器|Station|8-GPU|八卡|8卡)",
                           re.IGNORECASE)
 VARIANT_SEP = re.compile(r"[\s\-_/]{0,2}")

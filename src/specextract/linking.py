@@ -38,7 +38,7 @@ NOT_METRICS = frozenset({"tensor_cores", "tensor_core_gen", "pcie_gen", "mig_ins
 COUNT_GAP = re.compile(r"^[\s的个颗独立完整块]*(?:GPU|gpu|个|的|独立|\s)*"
                        r"(?:第.代|(?i:\d(?:st|nd|rd|th)|first|second|third|fourth|fifth)[\s-]*(?i:gen(?:eration)?))?\s*$")
 LABEL_GAP = re.compile(r"^[\s数量目为是有达到共计约近超过高达拥有具备集成配备采用提供的:：=]*$")
-TIGHT_GAP = re.compile(r"^\s*(?:的|of|in|for|at|)\s*(?:HBM\w*|GDDR\w*)?\s*$", re.IGNORECASE)
+TIGHT_GAP = re.compile(r"^\s*(?:的|of|in|for|at|[（(]|)\s*(?:HBM\w*|GDDR\w*)?\s*$", re.IGNORECASE)
 RESPECTIVELY = re.compile(r"分别|respectively", re.IGNORECASE)
 KEYWORD_JOIN = re.compile(r"^\s*(?:/|、|和|与|及|&|or|and)\s*$", re.IGNORECASE)
 CHIP_JOIN = re.compile(r"^\s*(?:和|与|及|、|/|,|，|and|&)\s*$", re.IGNORECASE)
@@ -58,6 +58,7 @@ SAME_AS = re.compile(r"\s*(?:相比|相较|比较|对比|一样|相同|一致|�
 AFTER_RATIO = re.compile(r"(?:倍|×|\dx|times|%)\s*(?:faster|more|higher|larger|greater)?\s*(?:than|that of|over|the|of)?\s*(?:the|an?)?\s*$",
                          re.IGNORECASE)
 POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的|嘅)\s*$")
+POSSESSIVE_LIST = re.compile(r"^\s*(?:'s|’s|的|嘅)[^，。；;,\n]{0,30}[、/和与及]\s*$")
 FROM = re.compile(r"(?:从|由)\s*$")
 PRONOUN_BASELINE = re.compile(r"(?:是|为|係|比)\s*(?:它|其|佢|this|it)\s*(?:的|嘅|'s)?", re.IGNORECASE)
 FROM_TO = re.compile(r"(?:从|由)\s*$")
@@ -282,7 +283,8 @@ class _Sentence:
             return None
         clause = self.clause(q.start)
         in_clause = [k for k in before if k.start >= clause.start]
-        pool = in_clause or before
+        own_label = cue_pattern("generic_metric").search(self.text, clause.start, q.start)
+        pool = in_clause or ([] if own_label else before)
         if not pool:
             return None
         best = pool[-1]
@@ -309,19 +311,23 @@ class _Sentence:
             after = [k for k in self.keywords if k.start >= q.end and k.start - q.end <= 3]
             if after and after[0].attribute == "tensor_cores":
                 return "tensor_core_gen"
+            before = [k for k in self.keywords if k.end <= q.start and q.start - k.end <= 14]
+            if before and before[-1].attribute == "tensor_cores" and "\n" not in self.text[before[-1].end:q.start]:
+                return "tensor_core_gen"  # "Tensor Core：640个（第一代）"
             return None
         if kw is not None:
             if kw.attribute == "memory_size" and q.dimension == "bandwidth":
                 return "memory_bandwidth"  # "3 TB/s HBM3", "显存3.35TB/s"
             return kw.attribute
         if q.dimension == "bytes":
-            return "l2_cache" if q.written == "MB" else "memory_size"
+            return None if q.written == "MB" else "memory_size"  # an MB figure needs "L2"
         return DEFAULT_ATTRIBUTE.get(q.dimension)
 
     def _chip(self, q: Quantity) -> Mention | None:
         before = [c for c in self.chips if c.end <= q.start]
-        if before and POSSESSIVE.match(self.text[max(before[-1].end, before[-1].variant_end):q.start]):
-            return before[-1]  # "the H100's 80 billion", "V100的900 GB/s"
+        if before and (POSSESSIVE.match(self.text[max(before[-1].end, before[-1].variant_end):q.start])
+                       or POSSESSIVE_LIST.match(self.text[max(before[-1].end, before[-1].variant_end):q.start])):
+            return before[-1]  # "the H100's 80 billion", "V100的900 GB/s", "H100的80GB、3.35TB/s"
         if FROM_TO.search(self.text, max(self.span.start, q.start - 3), q.start):
             # "与A100相比，A800的带宽从600GB/s降到400GB/s": the old figure is the other chip's
             others = [c for c in before if self._is_baseline(c)]

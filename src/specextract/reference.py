@@ -24,7 +24,8 @@ import pandas as pd
 from .datafiles import bundled, data_path
 from .errors import DataFileError
 from .reference_rules import (
-    AttrSpec, entity_key, entity_name, parse_ratio, row_figures, row_problem, to_decimal,
+    AttrSpec, condition_generations, entity_key, entity_name, parse_ratio, row_figures,
+    row_problem, to_decimal,
 )
 from .schema import ATTRIBUTE_UNITS
 
@@ -159,7 +160,10 @@ def build_rows(frame: pd.DataFrame, where: str) -> list[RefRow]:
     specs, words = attribute_specs(), drop_words()
     units = frozenset(u for group in specs.values() for s in group for u in s.units)
     own, derived, seen = [], [], {}
-    for index, raw in enumerate(frame.to_dict("records")):
+    records = frame.to_dict("records")
+    names = frozenset(n for raw in records if raw.get("chip", "").strip()
+                      for n in (raw["chip"].strip(), entity_name(raw["chip"], words)) if n)
+    for index, raw in enumerate(records):
         line = index + 2
         group = specs.get(raw["attribute"], ())
         problem = row_problem(raw, group, units) or _duplicate_problem(raw, line, seen)
@@ -173,6 +177,11 @@ def build_rows(frame: pd.DataFrame, where: str) -> list[RefRow]:
                              raw["source"], raw["confidence"], fig.preliminary,
                              fig.value is None, line, fig.derived)
                 (derived if fig.derived else own).append(row)
+        for fig in condition_generations(raw, entity, names):
+            derived.append(RefRow(entity, raw["chip"], raw["variant"], fig.attribute,
+                                  fig.qualifiers, fig.value, ATTRIBUTE_UNITS[fig.attribute],
+                                  raw["condition"], raw["source"], raw["confidence"],
+                                  fig.preliminary, False, line, fig.derived))
     unique = {}
     for row in own + derived:
         unique.setdefault((entity_key(row.entity), row.variant, row.attribute, row.qualifiers,

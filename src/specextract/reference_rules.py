@@ -194,3 +194,166 @@ def parse_ratio(text: str) -> tuple[Decimal, ...]:
         pct = Decimal(m.group(2)) / 100
         values.insert(0, 1 + pct if m.group(1) == "+" else 1 - pct if m.group(1) == "-" else pct)
     return tuple(dict.fromkeys(values))
+
+
+# ---- Tensor Core generations written in a condition ("3rd gen", "third-generation", "第三代") ----
+
+GENERATION = "tensor_core_gen"
+# Reference attributes whose conditions speak of the Tensor Cores themselves: a bare
+# "3rd gen" there is their generation. Elsewhere the ordinal must name Tensor Cores.
+TENSOR_CORE_ATTRIBUTES = frozenset({"tensor_cores", "tensor_core_generation"})
+# Codebook, Entities: these dies are those chips.
+DIES = {"gp100": "P100", "gv100": "V100", "ga100": "A100", "gh100": "H100"}
+
+_ORDINAL_WORDS = {w: i for i, w in enumerate(
+    ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"), 1)}
+_ZH_DIGITS = {c: i for i, c in enumerate("一二三四五六七八九", 1)}
+_GEN_EN = re.compile(r"(?<![\w])(?:(?P<num>\d)(?:st|nd|rd|th)|(?P<word>" + "|".join(_ORDINAL_WORDS)
+                     + r"))[\s-]*gen(?:eration)?(?![a-z])\.?", re.IGNORECASE)
+_GEN_ZH = re.compile(r"第\s*(?P<zh>[一二三四五六七八九]|\d)\s*代")
+_GEN_AFTER = re.compile(r"(?:tensor[\s-]*cores?|张量核心|張量核心)[\s-]*[(（]?\s*gen(?:eration)?[\s.:-]*"
+                        r"(?P<num>\d)(?![\d.])", re.IGNORECASE)       # "Tensor Cores Gen 3"
+_TENSOR_NEXT = re.compile(r"(?:tensor|张量|張量|TCs?\b)", re.IGNORECASE)
+_TENSOR_BEFORE = re.compile(r"(?:tensor[\s-]*cores?|张量核心|張量核心)\s*$", re.IGNORECASE)
+_FUNCTION_WORD = re.compile(r"(?:with|and|in|of|for|on|per|x)\b", re.IGNORECASE)
+_WORD_NEXT = re.compile(r"[A-Za-z\u4e00-\u9fff]")
+_OPENERS, _CLOSERS = "([（【", ")]）】"
+_SEPARATORS = ";,；，。、"
+
+# Words that credit what follows to something other than this row's own, final figure.
+_OWN_SOURCE = re.compile(r"\b(?:this|same|the row's|its own) source\b", re.IGNORECASE)
+_CUES = {
+    "another card": re.compile(
+        r"\b(?:vs\.?|versus|than|unlike|whereas|while|like|same as|as (?:on|in|with) the|"
+        r"predecessor|successor|previous|prior|older|newer|compared)\b|相比|对比|對比|前代|上一代|"
+        r"下一代", re.IGNORECASE),
+    "another source": re.compile(
+        r"\b(?:according|per(?!\s+(?:sm|gpu|die|chip|card|clock|second)\b)|says?|said|reports?|"
+        r"reported|lists?|listed|claims?|claimed|quotes?|quoted|cites?|cited|states?|stated|"
+        r"wiki\w*|techpowerup|product page|data ?sheet|spec sheet|whitepaper|review\w*|"
+        r"database|forum|other|another|elsewhere|some|alternative|third-party|secondary|"
+        r"sources?)\b|据|據|另一|其他|有的|报道|報導", re.IGNORECASE),
+    "a conflicting report": re.compile(
+        r"\b(?:or|either|unclear|uncertain|unconfirmed|disputed?)\b|\?|？|存疑|或|"
+        r"(?:\d(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth)\s*[/&]", re.IGNORECASE),
+    "a preliminary state": re.compile(
+        r"\b(?:preliminary|pre-?announce\w*|pre-?launch|pre-?release|announced|announcement|"
+        r"initial(?:ly)?|original(?:ly)?|early|earlier|planned|expected|tentative|projected|"
+        r"rumou?r\w*|leak\w*|engineering sample|roadmap|revised|changed|was)\b|初步|预发布|預發布|"
+        r"预告|預告|早期|原定|传闻|傳聞", re.IGNORECASE),
+    "a base clock": re.compile(r"\bbase\b|基础频率|基礎頻率|基礎時脈|基准频率", re.IGNORECASE),
+}
+# A conflict reported anywhere in the condition leaves none of its ordinals the row's own.
+_CONFLICT = re.compile(r"\b(?:conflict\w*|disagree\w*|inconsistent|discrepan\w*|contradict\w*)\b|"
+                       r"冲突|衝突|矛盾|不一致", re.IGNORECASE)
+_LABEL = re.compile(r"(?<![\w])([A-Za-z][A-Za-z]{0,6}[\s-]?\d{1,4}[A-Za-z]{0,3})\s*(?:[:：=]|['’]s\b)")
+
+
+def _segments(text: str) -> list[tuple[str, str]]:
+    """A condition cut into clauses: (clause, lead). Separators (; , 。 and spaced dashes)
+    end a clause; a parenthesis is a clause of its own, with ``lead`` the text of the clause
+    it sits in up to the opening bracket (its own text keeps a blank in its place)."""
+    text = re.sub(r"\s[—–-]+\s", ";", text)
+    stack: list[tuple[list[list[str]], str]] = [([[]], "")]
+    out: list[tuple[str, str]] = []
+    for ch in text:
+        clauses = stack[-1][0]
+        if ch in _OPENERS:
+            lead = "".join(clauses[-1])
+            clauses[-1].append(" ")
+            stack.append(([[]], lead))
+        elif ch in _CLOSERS and len(stack) > 1:
+            done, lead = stack.pop()
+            out += [("".join(c), lead) for c in done]
+        elif ch in _SEPARATORS:
+            clauses.append([])
+        else:
+            clauses[-1].append(ch)
+    for done, lead in reversed(stack):
+        out += [("".join(c), lead) for c in done]
+    return [(c, lead) for c, lead in out if c.strip()]
+
+
+def _other_card(text: str, own: frozenset[str], names: frozenset[str]) -> bool:
+    """Does the text name a chip other than the row's own: a chip of the table, a codebook
+    die (GA100 is the A100), or a model-like label ('A40:', "A40's")?"""
+    own_keys = {entity_key(o) for o in own if o}
+    if names:
+        known = re.compile("|".join(rf"(?<![\w-]){re.escape(n)}(?![\w])"
+                                    for n in sorted(names, key=len, reverse=True) if n))
+        if any(entity_key(m.group(0)) not in own_keys for m in known.finditer(text)):
+            return True
+    for die in re.findall(r"(?<![\w])G[PVAH]100(?![\w])", text, re.IGNORECASE):
+        if entity_key(DIES[die.casefold()]) not in own_keys:
+            return True
+    for m in _LABEL.finditer(text):
+        label = entity_key(m.group(1))
+        if label not in own_keys and not any(k.endswith(label) for k in own_keys) \
+                and entity_key(DIES.get(label, "")) not in own_keys:
+            return True
+    return False
+
+
+def _ordinal(match: re.Match) -> int | None:
+    groups = match.groupdict()
+    if groups.get("num"):
+        return int(groups["num"])
+    if groups.get("word"):
+        return _ORDINAL_WORDS[groups["word"].lower()]
+    if groups.get("zh"):
+        zh = groups["zh"]
+        return int(zh) if zh.isdigit() else _ZH_DIGITS[zh]
+    return None
+
+
+def _clause_ordinals(clause: str, lead: str, tensor_row: bool) -> list[int]:
+    """Tensor Core generations a clause states: 'Nth gen' / '第N代' naming Tensor Cores (or
+    bare, on a Tensor Core row), or 'Tensor Cores Gen N'. Another noun after the ordinal
+    ('3rd-gen RT cores', '2nd-gen Transformer Engine', 'third-gen NVLink') is not one."""
+    found = [int(m.group("num")) for m in _GEN_AFTER.finditer(clause)]
+    for regex in (_GEN_EN, _GEN_ZH):
+        for m in regex.finditer(clause):
+            rest = clause[m.end():].lstrip(" -–")
+            before = (lead if not clause[:m.start()].strip() else clause[:m.start()])
+            if _TENSOR_NEXT.match(rest) or _TENSOR_BEFORE.search(before):
+                named = True
+            elif rest and _WORD_NEXT.match(rest) and not _FUNCTION_WORD.match(rest):
+                continue                                   # another component's generation
+            else:
+                named = False
+            value = _ordinal(m)
+            if value and (named or tensor_row):
+                found.append(value)
+    return found
+
+
+def condition_generations(row: dict[str, str], entity: str,
+                          names: frozenset[str] = frozenset()) -> list[Figure]:
+    """Tensor Core generations written in a row's condition, as ``tensor_core_gen`` figures
+    (codebook: a value written only in a row's condition counts as a row).
+
+    Only the chip's own figures count: nothing from a preliminary or absent row, from a
+    condition that reports a conflict, or from a clause that credits the ordinal to another
+    card, another source, a preliminary state or a base clock. A clause that gives two
+    different generations is ambiguous and gives none. ``names``: every chip name in the
+    table, to recognise other cards."""
+    condition = row.get("condition", "")
+    value = row.get("value", "").strip().lower()
+    if not condition or is_preliminary(condition) or value in NOT_SUPPORTED:
+        return []
+    if _CONFLICT.search(condition):
+        return []
+    tensor_row = row.get("attribute", "") in TENSOR_CORE_ATTRIBUTES
+    own = frozenset({entity, row.get("chip", "")})
+    out: list[Figure] = []
+    for clause, lead in _segments(condition):
+        values = set(_clause_ordinals(clause, lead, tensor_row))
+        if len(values) != 1:
+            continue
+        text = _OWN_SOURCE.sub(" ", clause)
+        if any(cue.search(text) for cue in _CUES.values()) or _other_card(clause, own, names) \
+                or _other_card(lead, own, names):
+            continue
+        out.append(Figure(GENERATION, frozenset(), Decimal(values.pop()), False,
+                          "generation written in the condition"))
+    return out

@@ -267,13 +267,8 @@ def _run_rows(found: Found, header: list[Mention], stop_at: int) -> tuple[list[D
     """Label after label following a chip run, each with one figure (or N/A) per chip."""
     text = found.text
     start = max(header[-1].end, header[-1].variant_end)
-    line_end = text.find("\n", start)
-    line_end = len(text) if line_end < 0 else line_end
-    if any(start <= q.start < line_end for q in found.quantities):
-        limit = line_end  # a table flattened into one line
-    else:
-        limit = text.find("\n\n", start)
-        limit = len(text) if limit < 0 else limit
+    limit = text.find("\n\n", start)
+    limit = len(text) if limit < 0 else limit
     limit = min(limit, stop_at)  # the next chip run starts a table of its own
     keywords: list[Keyword] = []
     for k in found.keywords:
