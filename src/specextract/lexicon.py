@@ -106,19 +106,29 @@ def find_chips(text: str) -> list[Mention]:
     named = {row["entity"] for m, row in matches if row is not None and not row["context"]}
     named |= {row["entity"] for m, row in matches if row is not None and row.get("doc_context")
               and _context_regex(row["doc_context"]).search(text)}
+    for m, row in matches:  # a short alias seen once in its context stands for the chip
+        if row is not None and row["context"] and _in_context(text, m, row):
+            named.add(row["entity"])
     out = []
     for m, row in matches:
         if row is None:
             continue
-        if row["context"] and row["entity"] not in named:
-            window = text[max(0, m.start() - CONTEXT_WINDOW):m.end() + CONTEXT_WINDOW]
-            if not _context_regex(row["context"]).search(window):
+        if row["context"] and not _in_context(text, m, row):
+            if row["entity"] not in named or NOT_A_CHIP_AFTER.match(text, m.end()):
                 continue
         variant, variant_end = read_variant(text, m.end())
         system = bool(SYSTEM_BEFORE.search(text[max(0, m.start() - 12):m.start()])
                       or SYSTEM_AFTER.match(text[m.end():m.end() + 12]))
         out.append(Mention(m.start(), m.end(), row["entity"], variant, variant_end, system))
     return out
+
+
+NOT_A_CHIP_AFTER = re.compile(r"\s*(?:缓存|cache|Cache|快取|高速缓存)")
+
+
+def _in_context(text: str, m: re.Match, row: dict) -> bool:
+    window = text[max(0, m.start() - CONTEXT_WINDOW):m.end() + CONTEXT_WINDOW]
+    return bool(_context_regex(row["context"]).search(window))
 
 
 def read_variant(text: str, pos: int) -> tuple[str, int]:

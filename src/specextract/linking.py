@@ -194,8 +194,8 @@ class _Sentence:
         clause = self.clause(q.start)
         for m in cue_pattern("exclude").finditer(self.text, clause.start, clause.end):
             why = cue_value("exclude", m.group())
-            if why == "per-die":
-                if q.end <= m.start() <= q.end + 4 or q.start - 8 <= m.end() <= q.start:
+            if why in ("per-die", "io-bandwidth"):
+                if q.end <= m.start() <= q.end + 4 or q.start - 10 <= m.end() <= q.start:
                     return True
             elif why != "cpu-baseline":
                 return True

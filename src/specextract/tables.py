@@ -28,7 +28,7 @@ from .segment import Span, lines
 EMPTY_CELL = re.compile(r"N/A|n/a|不支持|暂无|未公布|TBD|—|(?<![\w.])-(?![\w.])")
 SEPARATOR_ROW = re.compile(r"^[\s|:\-+=]*$")
 WIDE_GAP = re.compile(r"\t|\s{2,}| \| |\|")
-HEADER_GAP = re.compile(r"^[\s|/、,，:：\-]*(?:vs\.?|VS|和|与|对比)?[\s|/、,，:：\-]*$")
+HEADER_GAP = re.compile(r"^[\s|/]*(?:vs\.?|VS)?[\s|/]*$")
 RUN_GAP = re.compile(r"^[\s|/、,，;；]*$")
 LABEL_TAIL = re.compile(r"^(?:[\s|:：/]|数量|个数|数|\([^)]{0,8}\)|（[^）]{0,8}）)*$")
 OP_BEFORE = re.compile(r"(?:>|≥|超过|more than|over)\s*$", re.IGNORECASE)
@@ -257,9 +257,9 @@ def _read_runs(found: Found, taken: list[Span]) -> list[tuple[list[Draft], Span]
     out = []
     for n, run in enumerate(headers):
         stop = headers[n + 1][0].start if n + 1 < len(headers) else len(text)
-        drafts, end = _run_rows(found, run, stop)
-        if drafts:
-            out.append((drafts, Span(run[0].start, end)))
+        drafts, _ = _run_rows(found, run, stop)
+        for d in drafts:  # prose between the rows stays prose
+            out.append(([d], Span(d.quantity.start, d.quantity.end)))
     return out
 
 
