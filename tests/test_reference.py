@@ -189,3 +189,47 @@ def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(ReferenceError) as caught:
         load_reference(tmp_path / "nowhere.csv")
     assert "cannot read" in str(caught.value)
+
+
+# ---- Tensor Core generations written in a condition -------------------------------------
+
+GENERATIONS = [
+    # id, reference attribute, condition, generations read (codebook: a value written only
+    # in a row's condition counts as a row; only the chip's own figures)
+    ("ordinal_gen", "tensor_cores", "3rd gen", {3}),
+    ("word_generation", "tensor_cores", "third-generation", {3}),
+    ("chinese", "tensor_cores", "第三代", {3}),
+    ("named_on_other_row", "memory_type", "third-generation Tensor Cores", {3}),
+    ("bare_on_other_row", "memory_type", "3rd gen", set()),
+    ("with_aside", "tensor_cores", "2nd gen (Turing)", {2}),
+    ("own_label", "tensor_cores", "RTX A6000: 3rd gen", {3}),
+    ("rt_cores", "tensor_cores", "3rd-gen RT cores", set()),
+    ("transformer_engine", "tensor_cores", "2nd-gen Transformer Engine", set()),
+    ("nvlink", "tensor_cores", "third-gen NVLink", set()),
+    ("another_card", "tensor_cores", "A100: 4th gen", set()),
+    ("another_card_aside", "tensor_cores", "3rd gen (A100: 4th gen)", {3}),
+    ("unknown_card_label", "tensor_cores", "A40's 4th gen", set()),
+    ("another_die", "tensor_cores", "GA100 4th gen", set()),
+    ("another_source", "tensor_cores", "product page lists 4th gen", set()),
+    ("another_source_aside", "tensor_cores", "3rd gen; another source says 4th gen", {3}),
+    ("conflict", "tensor_cores", "3rd gen; conflicting report of 4th gen", set()),
+    ("either", "tensor_cores", "3rd or 4th gen", set()),
+    ("slash", "tensor_cores", "3rd/4th gen", set()),
+    ("preliminary_clause", "tensor_cores", "3rd gen; preannouncement said 4th gen", {3}),
+    ("preliminary_row", "tensor_cores", "preliminary (GTC); 4th gen", set()),
+    ("base_clock", "tensor_cores", "4th gen at base clock", set()),
+    ("own_source", "tensor_cores", "3rd gen, as stated with the cuda_cores figure in this source", {3}),
+]
+
+
+@pytest.mark.parametrize("attribute, condition, wanted", [g[1:] for g in GENERATIONS],
+                         ids=[g[0] for g in GENERATIONS])
+def test_generation_written_in_condition(tmp_path: Path, attribute: str, condition: str,
+                                         wanted: set[int]) -> None:
+    value, unit = ("336", "count") if attribute == "tensor_cores" else ("GDDR6", "text")
+    quoted = '"' + condition.replace('"', '""') + '"'
+    ref = load_reference(write_table(tmp_path, GOOD + [
+        f"NVIDIA RTX A6000,PCIe 48GB,{attribute},{value},{unit},{quoted},blog,high"]))
+    rows = ref.lookup("RTX A6000", "tensor_core_gen")
+    assert {int(r.value) for r in rows} == wanted
+    assert all(not r.preliminary and r.derived for r in rows)

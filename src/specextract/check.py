@@ -30,14 +30,29 @@ def check(claims: Iterable[Claim], reference: Reference | None = None) -> list[C
     """Verdict, expected value, evidence and diagnosis for every claim, in input order."""
     ref = reference if reference is not None else load_reference()
     claims = list(claims)
-    checked = [check_one(claim, ref) for claim in claims]
-    for index, text in self_contradictions(claims).items():
+    checked = [_check_safely(claim, ref) for claim in claims]
+    try:
+        contradictions = self_contradictions(claims)
+    except Exception:  # noqa: BLE001 - a flag, never worth losing the verdicts over
+        contradictions = {}
+    for index, text in contradictions.items():
         checked[index] = replace(checked[index], self_contradiction=text)
     return checked
 
 
+def _check_safely(claim: Claim, ref: Reference) -> CheckedClaim:
+    """check_one, but a claim the rules cannot handle is unverifiable, not an exception."""
+    try:
+        return check_one(claim, ref)
+    except Exception as exc:  # noqa: BLE001 - check() must return a verdict for every claim
+        return CheckedClaim(claim, UNVERIFIABLE,
+                            notes=(f"not checked: {type(exc).__name__}: {exc}",))
+
+
 def check_one(claim: Claim, ref: Reference) -> CheckedClaim:
     selection: Selection | None = None
+    if not isinstance(claim.value, Decimal) or not claim.value.is_finite():
+        return CheckedClaim(claim, UNVERIFIABLE, notes=(f"value {claim.value!r} is not a number",))
     if claim.attribute == "speedup":
         candidates, note = speedup_candidates(ref, claim.entity, claim.baseline, claim.metric,
                                               claim.variant, claim.qualifiers)
@@ -54,21 +69,30 @@ def check_one(claim: Claim, ref: Reference) -> CheckedClaim:
         expected_variant=best.variant,
         expected_condition=best.condition,
         deviation=None if dev is None else float(dev),
-        diagnosis=diagnose(claim, verdict, candidates, selection, ref),
+        diagnosis=_diagnose_safely(claim, verdict, candidates, selection, ref),
         source=best.source,
         confidence=best.confidence,
         notes=notes,
     )
 
 
+def _diagnose_safely(claim: Claim, verdict: str, candidates: list[Candidate],
+                     selection: Selection | None, ref: Reference) -> str:
+    try:
+        return diagnose(claim, verdict, candidates, selection, ref)
+    except Exception:  # noqa: BLE001 - a diagnosis is an aid; the verdict stands without it
+        return ""
+
+
 def best_candidate(claim: Claim, candidates: list[Candidate]) -> tuple[str, Decimal | None, Candidate]:
     """Best verdict over the candidates; for contradicted, the nearest numeric one."""
     judged = []
     for order, cand in enumerate(candidates):
-        if cand.not_supported or cand.value is None:
+        value = cand.judged_value
+        if cand.not_supported or value is None or not value.is_finite():
             judged.append(((3, Decimal("Infinity"), 9, order), CONTRADICTED, None, cand))
             continue
-        verdict, dev = judge(claim.value, cand.value, claim.precision_exp, claim.operator)
+        verdict, dev = judge(claim.value, value, claim.precision_exp, claim.operator)
         judged.append((sort_key(verdict, dev, cand.confidence, order), verdict, dev, cand))
     _, verdict, dev, cand = min(judged, key=lambda item: item[0])
     return verdict, dev, cand
@@ -81,6 +105,8 @@ def _group_key(claim: Claim) -> tuple:
 
 def disagree(a: Claim, b: Claim) -> bool:
     """Neither value is within the other's written tolerance."""
+    if not (a.value.is_finite() and b.value.is_finite()):
+        return False
     return (not within_tolerance(a.value, a.precision_exp, a.operator, b.value)
             and not within_tolerance(b.value, b.precision_exp, b.operator, a.value))
 

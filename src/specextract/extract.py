@@ -22,6 +22,9 @@ FIGURE_HINT = re.compile(r"[0-9]|[一二两三四五六七八九十]\s*[个颗�
                          r"|(?i:twice|double|triple|quadruple|seven|first|second|third|fourth|fifth|sixth)")
 
 
+TABLE_RULE = re.compile(r"^[\s|:\-+=]+$")
+
+
 def active_regions(text: str) -> list[tuple[int, int]]:
     """Lines that may hold a figure, each with the line before it (a table's header).
 
@@ -37,8 +40,8 @@ def active_regions(text: str) -> list[tuple[int, int]]:
                 regions[-1] = (regions[-1][0], end)
             else:
                 regions.append((start, end))
-        if line.strip():
-            previous = (pos, end)
+        if line.strip() and not (previous and TABLE_RULE.match(line)):
+            previous = (pos, end)  # a "|---|" rule keeps the header above it as "previous"
         pos = end + 1
     return regions
 

@@ -43,7 +43,7 @@ RESPECTIVELY = re.compile(r"分别|respectively", re.IGNORECASE)
 KEYWORD_JOIN = re.compile(r"^\s*(?:/|、|和|与|及|&|or|and)\s*$", re.IGNORECASE)
 CHIP_JOIN = re.compile(r"^\s*(?:和|与|及|、|/|,|，|and|&)\s*$", re.IGNORECASE)
 GENERIC_BANDWIDTH = re.compile(r"(?:总|单向|双向)?带宽|(?i:bandwidth)")
-PCIE_NEAR = re.compile(r"PCI-?e|x16|链路", re.IGNORECASE)
+LINK_WORDS = re.compile(r"x16|x8|链路|lanes?", re.IGNORECASE)
 PRONOUN_START = re.compile(r"(?:^|[，,：:\s])(?:其|它|佢|该卡|该芯片|这款|此卡|本卡)(?!他|它)|\b(?:it|its|the card|this card|the chip)\b",
                            re.IGNORECASE)
 GROUP_REF = re.compile(r"(?:[两三四五二2-5]|这|这几|这些)\s*(?:张|款|颗|块|个)?\s*(?:卡|显卡|芯片|GPU|型号)\s*(?:都|均|皆|同样|同为)"
@@ -59,6 +59,11 @@ AFTER_RATIO = re.compile(r"(?:倍|×|\dx|times|%)\s*(?:faster|more|higher|larger
                          re.IGNORECASE)
 POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的|嘅)\s*$")
 POSSESSIVE_LIST = re.compile(r"^\s*(?:'s|’s|的|嘅)[^，。；;,\n]{0,30}[、/和与及]\s*$")
+PER_INSTANCE = re.compile(r"\s*的?\s*(?:MIG\s*)?(?:实例|切片|instances?|slices?)", re.IGNORECASE)
+PER_INSTANCE_BEFORE = re.compile(r"(?:每个|每一个|单个)(?:MIG)?实例\s*(?:有|为|是)?\s*$|(?:per|each) (?:MIG )?instance\s*$",
+                                 re.IGNORECASE)
+REFUTED = re.compile(r"算错|记错|是错的|这是错的|说错|并不正确|不正确|谣传|以讹传讹|is wrong|is incorrect|is a myth|is false",
+                     re.IGNORECASE)
 FROM = re.compile(r"(?:从|由)\s*$")
 PRONOUN_BASELINE = re.compile(r"(?:是|为|係|比)\s*(?:它|其|佢|this|it)\s*(?:的|嘅|'s)?", re.IGNORECASE)
 FROM_TO = re.compile(r"(?:从|由)\s*$")
@@ -130,6 +135,7 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
         s_q = [q for q in s_q if not _inside_any(q, skip)]
         if s_q:
             ctx = _Sentence(text, sent, s_c, s_k, s_f, topic, clause_breaks(text, sent), group)
+            ctx.all_keywords = keywords
             drafts.extend(ctx.link(s_q))
         real = [c for c in s_c if not c.system]
         if real:
@@ -161,6 +167,7 @@ class _Sentence:
     def __init__(self, text, span, chips, keywords, quals, topic, breaks, group=()):
         self.text, self.span, self.chips, self.keywords = text, span, chips, keywords
         self.quals, self.topic, self.breaks, self.group = quals, topic, breaks, list(group)
+        self.all_keywords = keywords
 
     # -- structure ---------------------------------------------------------------
     def clause(self, pos: int) -> Span:
@@ -190,7 +197,14 @@ class _Sentence:
 
     def _excluded(self, q: Quantity) -> bool:
         """Measured, overclocked, forecast figures (anywhere in the clause); per-die ones
-        ("110 per GCD", right around the figure)."""
+        ("110 per GCD", right around the figure); a MIG slice's memory ("7个10GB的实例");
+        a figure the sentence then calls wrong ("…1.08TB/s，那是算错了")."""
+        if q.dimension == "bytes" and PER_INSTANCE.match(self.text, q.end):
+            return True
+        if PER_INSTANCE_BEFORE.search(self.text, max(self.span.start, q.start - 8), q.start):
+            return True
+        if REFUTED.search(self.text, q.end, self.span.end):
+            return True
         clause = self.clause(q.start)
         for m in cue_pattern("exclude").finditer(self.text, clause.start, clause.end):
             why = cue_value("exclude", m.group())
@@ -215,6 +229,15 @@ class _Sentence:
             attribute = self._attribute(q, k)
             if attribute is None:
                 continue
+            if attribute == "memory_bandwidth" and (k is None or GENERIC_BANDWIDTH.fullmatch(
+                    self.text[k.start:k.end])):
+                clause = self.clause(q.start)
+                if LINK_WORDS.search(self.text, clause.start, q.start) or any(
+                        k.attribute == "pcie_gen" and clause.start <= k.start < q.start
+                        for k in self.keywords):
+                    continue  # a PCIe link's bandwidth is no spec of the chip
+                if k is None:  # "而H20保留了完整的900GB/s": the paragraph was about NVLink
+                    attribute = self._paragraph_bandwidth(q) or attribute
             qualifier = self._qualifier(q, k, attribute)
             if attribute == "fp64" and "tensor" in qualifier.split(";"):
                 attribute = "fp64_tensor"
@@ -225,6 +248,12 @@ class _Sentence:
                 out.append(Draft(chip.entity, attribute, q, value, exp, self.span, chip.variant,
                                  self._operator(q), qualifier))
         return out
+
+    def _paragraph_bandwidth(self, q: Quantity) -> str:
+        line_start = self.text.rfind("\n", 0, q.start) + 1
+        earlier = [k for k in self.all_keywords if line_start <= k.start < q.start
+                   and k.attribute in ("memory_bandwidth", "nvlink_bandwidth")]
+        return earlier[-1].attribute if earlier else ""
 
     def _keyword_group(self, kw: Keyword | None) -> list[Keyword | None]:
         """'FP16/BF16 Tensor算力' names two attributes: the figure is a claim for each."""
@@ -296,8 +325,6 @@ class _Sentence:
             memory = [k for k in before if k.attribute == "memory_size" and k.start >= clause.start]
             if links and not memory:
                 return links[-1]
-            if PCIE_NEAR.search(self.text, clause.start, q.start):
-                return None  # a PCIe link's bandwidth is no spec of the chip's memory
         if best.attribute == "compute":  # a precision in the clause says more than 算力
             precise = [k for k in pool if k.attribute in THROUGHPUT_ATTRS - {"compute"}]
             if precise:

@@ -32,6 +32,7 @@ ORDINAL_PATTERNS = (
     r"(?<![\d.])(?P<ordd>[1-6])\s*代(?=\s*(?:Tensor|张量|NVLink|NVlink))",
     r"PCI-?[Ee](?:xpress)?\s*(?:(?i:Gen)\s*)?(?P<pcie>[1-6])(?:\.0)?(?![\d.])",
     r"PCI-?[Ee]\s*(?:第)?(?P<pciecjk>[一二三四五六])代",
+    r"(?<![A-Za-z])(?i:Gen)\s?(?P<gen>[1-6])(?![\d.])",
 )
 
 
@@ -252,6 +253,8 @@ def _ordinals(text: str, regions=None) -> list[Quantity]:
             n, written = int(m.group("ordd")), "代"
         elif m.group("pcie"):
             n, written = int(m.group("pcie")), "PCIe"
+        elif m.group("gen"):
+            n, written = int(m.group("gen")), "Gen"
         else:
             n, written = int(parse_cjk(m.group("pciecjk")).value), "PCIe"
         out.append(Quantity(m.start(), m.end(), Decimal(n), 0, "ordinal", written,

@@ -6,13 +6,13 @@ each chip's plain and Tensor rows of that precision, narrowed by the claim's qua
 precision claim's are (all rows where that leaves none); for ``compute`` the per-precision
 ratios both chips have, dense against dense. The best (nearest) ratio counts.
 Without a metric: the vendor's published ratios for the pair (marketing_ratios.csv).
-Each reference value is a ``Candidate``, rounded to 3 decimals (half up) like every
-speed-up ``expected``; the checker judges the claim against all of them.
+Each reference value is a ``Candidate``; the checker judges the claim against all of them
+(a ratio unrounded) and reports every speed-up ``expected`` to 3 decimals.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal, localcontext
+from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 
 from .reference import Reference, RefRow
 from .rowselect import COMPUTE, COMPUTE_ATTRIBUTES, OPPOSITE, qualifiers_compatible, select_rows
@@ -34,6 +34,11 @@ class Candidate:
     not_supported: bool = False
     row: RefRow | None = None
     label: str = ""            # how a ratio was formed, for diagnoses
+    exact: Decimal | None = None   # a ratio's unrounded value, which the claim is judged against
+
+    @property
+    def judged_value(self) -> Decimal | None:
+        return self.exact if self.exact is not None else self.value
 
 
 def from_row(row: RefRow) -> Candidate:
@@ -51,20 +56,23 @@ def _worse(a: str, b: str) -> str:
 
 
 def quantize_ratio(value: Decimal) -> Decimal:
-    """A ratio as the checker reports it: 3 decimals, half up (codebook ``expected``)."""
+    """A speed-up's ``expected`` as the checker reports it, ratio or vendor figure alike:
+    3 decimals, ties to even (141 / 80 = 1.7625 -> 1.762), whatever the caller's context."""
     with localcontext() as ctx:
-        ctx.prec = max(ctx.prec, value.adjusted() + 10)
-        return value.quantize(RATIO_PLACES, rounding=ROUND_HALF_UP)
+        ctx.prec = max(28, value.adjusted() + 8)
+        return value.quantize(RATIO_PLACES, rounding=ROUND_HALF_EVEN)
 
 
 def ratio_candidate(top: RefRow, bottom: RefRow) -> Candidate:
+    """The ratio of two rows: judged unrounded, reported to 3 decimals."""
     with localcontext() as ctx:
-        ctx.prec = 40
-        ratio = quantize_ratio(top.value / bottom.value)  # type: ignore[operator]
+        ctx.prec = 34
+        exact = top.value / bottom.value  # type: ignore[operator]
+    ratio = quantize_ratio(exact)
     label = f"{_describe(top)} / {_describe(bottom)}"
     sources = " | ".join(dict.fromkeys((top.source, bottom.source)))
     return Candidate(ratio, top.variant, f"ratio {label} = {ratio}", sources,
-                     _worse(top.confidence, bottom.confidence), label=label)
+                     _worse(top.confidence, bottom.confidence), label=label, exact=exact)
 
 
 def _usable(row: RefRow) -> bool:
@@ -147,7 +155,7 @@ def speedup_candidates(ref: Reference, subject: str, baseline: str, metric: str,
         return list(cands.values()), note if cands else f"no {metric} figures for both chips"
     cands = [Candidate(quantize_ratio(v), r.subject,
                        f"vendor ratio {r.ratio!r} ({r.subject} vs {r.baseline}): {r.condition}",
-                       r.source, "", label=f"{r.subject} vs {r.baseline}")
+                       r.source, "", label=f"{r.subject} vs {r.baseline}", exact=v)
              for r in ref.ratios(subject, baseline) for v in r.values]
     return cands, ("vendor ratios for the pair" if cands else
                    f"no metric and no vendor ratio for {subject} vs {baseline}")

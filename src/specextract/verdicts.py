@@ -7,7 +7,7 @@ Pure functions over Decimals; no reference table, no claims. (CODEBOOK.md, Verdi
 """
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 from .schema import APPROXIMATE, CONTRADICTED, SUPPORTED, UNVERIFIABLE
 
@@ -27,14 +27,21 @@ def last_digit_exp(value: Decimal) -> int:
     return int(value.normalize().as_tuple().exponent)
 
 
-def written_exp(value: Decimal, precision_exp: int) -> int:
-    """The claim's written precision; never coarser than the digits the value itself has."""
-    return min(precision_exp, last_digit_exp(value))
+def written_exp(value: Decimal, precision_exp: int | None) -> int:
+    """The claim's written precision; never coarser than the digits the value itself has
+    (no precision given: the value's own last digit)."""
+    own = last_digit_exp(value)
+    return own if precision_exp is None else min(int(precision_exp), own)
 
 
 def round_to(value: Decimal, exp: int) -> Decimal:
-    """Round half up at 10**exp (1555 at 2 -> 1600; 54.2e9 at 9 -> 54e9)."""
-    return value.quantize(Decimal(1).scaleb(exp), rounding=ROUND_HALF_UP)
+    """Round half up at 10**exp (1555 at 2 -> 1600; 54.2e9 at 9 -> 54e9). Rounding at or
+    below the value's own last digit leaves it as it is, however fine the place."""
+    if value == 0 or exp <= last_digit_exp(value):
+        return value
+    with localcontext() as ctx:
+        ctx.prec = max(28, value.adjusted() - exp + 3)
+        return value.quantize(Decimal(1).scaleb(exp), rounding=ROUND_HALF_UP)
 
 
 def deviation(claim: Decimal, reference: Decimal) -> Decimal:
