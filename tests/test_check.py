@@ -113,3 +113,30 @@ def test_consensus_counts_documents_and_lists_reference_values() -> None:
     assert (first["value"], first["documents"], first["claims"]) == ("19.5", 2, 3)
     assert first["verdicts"] == "supported:3" and first["reference_values"] == "19.5"
     assert table.iloc[1]["verdicts"] == "contradicted:1"
+
+
+ODD_CLAIMS = [
+    ("nan_value", dict(entity="A100", attribute="fp32", value="NaN")),
+    ("infinite_value", dict(entity="A100", attribute="fp32", value="Infinity")),
+    ("very_fine_precision", dict(entity="A100", attribute="fp32", value="19.5", precision_exp=-60)),
+    ("very_coarse_precision", dict(entity="A100", attribute="fp32", value="19.5", precision_exp=60)),
+    ("many_digits", dict(entity="A100", attribute="fp32", value="19." + "4" * 40)),
+    ("huge_value", dict(entity="A100", attribute="transistors", value="1e40")),
+    ("zero_value", dict(entity="A100", attribute="speedup", value="0", baseline="V100", metric="fp16")),
+    ("negative_value", dict(entity="A100", attribute="tdp", value="-400")),
+    ("unknown_metric", dict(entity="A100", attribute="speedup", value="2", baseline="V100", metric="warp")),
+    ("speedup_metric_speedup", dict(entity="A100", attribute="speedup", value="2", baseline="V100", metric="speedup")),
+    ("self_baseline", dict(entity="A100", attribute="speedup", value="1", baseline="A100", metric="compute")),
+    ("unknown_baseline", dict(entity="A100", attribute="speedup", value="2", baseline="Foo 1", metric="fp16")),
+    ("empty_entity", dict(entity="", attribute="fp16", value="100")),
+    ("odd_variant", dict(entity="A100", attribute="fp16", value="312", variant="((80GB))")),
+]
+
+
+@pytest.mark.parametrize("fields", [c[1] for c in ODD_CLAIMS], ids=[c[0] for c in ODD_CLAIMS])
+def test_check_never_raises(fields: dict) -> None:
+    fields = dict(fields)
+    c = Claim(doc_id="doc", entity=fields.pop("entity"), attribute=fields.pop("attribute"),
+              value=Decimal(fields.pop("value")), surface="x", start=0, end=1, **fields)
+    results = check([c, c])  # twice: the self-contradiction pass sees a pair
+    assert len(results) == 2 and results[0].verdict in VERDICTS

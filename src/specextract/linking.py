@@ -57,17 +57,19 @@ WITH = re.compile(r"(?:与|和|跟|同|像|like|as)\s*$", re.IGNORECASE)
 SAME_AS = re.compile(r"\s*(?:相比|相较|比较|对比|一样|相同|一致|保持一致|类似|持平|相当|差不多|的规格相同)")
 AFTER_RATIO = re.compile(r"(?:倍|×|\dx|times|%)\s*(?:faster|more|higher|larger|greater)?\s*(?:than|that of|over|the|of)?\s*(?:the|an?)?\s*$",
                          re.IGNORECASE)
-POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的|嘅)\s*$")
+POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的|嘅|[（(])\s*$")
 POSSESSIVE_LIST = re.compile(r"^\s*(?:'s|’s|的|嘅)[^，。；;,\n]{0,30}[、/和与及]\s*$")
 PER_INSTANCE = re.compile(r"\s*的?\s*(?:MIG\s*)?(?:实例|切片|instances?|slices?)", re.IGNORECASE)
 PER_INSTANCE_BEFORE = re.compile(r"(?:每个|每一个|单个)(?:MIG)?实例\s*(?:有|为|是)?\s*$|(?:per|each) (?:MIG )?instance\s*$",
                                  re.IGNORECASE)
 REFUTED = re.compile(r"算错|记错|是错的|这是错的|说错|并不正确|不正确|谣传|以讹传讹|is wrong|is incorrect|is a myth|is false",
                      re.IGNORECASE)
+VENDOR_TAIL = re.compile(r"(?:NVIDIA|Nvidia|AMD|Google|Huawei|英伟达|华为)(?:'s|’s|的)?\s*$")
+METRIC_AFTER = re.compile(r"^\s*(?:the|its|their|in|of|on|的|更高的|更大的)?\s*$", re.IGNORECASE)
 FROM = re.compile(r"(?:从|由)\s*$")
 PRONOUN_BASELINE = re.compile(r"(?:是|为|係|比)\s*(?:它|其|佢|this|it)\s*(?:的|嘅|'s)?", re.IGNORECASE)
 FROM_TO = re.compile(r"(?:从|由)\s*$")
-WEAK_COMPARE = re.compile(r"(?:是|为|係|达到|达|相当于|of)\s*$", re.IGNORECASE)
+WEAK_COMPARE = re.compile(r"(?:是|为|係|系|达到|达|相当于|of)\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -453,10 +455,9 @@ class _Sentence:
         if cue_pattern("exclude").search(sentence_text) and "CPU" in sentence_text.upper():
             return None
         subject, baseline = self._comparison(q, clause)
-        if not baseline:  # "容量约为H100的1.8倍，带宽提升43%": the comparison goes on
+        if not baseline:  # "容量约为H100的1.8倍，带宽提升43%", "2.4x the capacity … and 1.6x its bandwidth"
             earlier = [d for d in figures if d.attribute == "speedup"]
-            if earlier and q.dimension == "percent" or (earlier and cue_pattern("increase").search(
-                    self.text, clause.start, q.start)):
+            if earlier:
                 subject = next((c for c in self.chips if c.entity == earlier[-1].entity), subject)
                 baseline = earlier[-1].baseline
         if subject is None or not baseline or subject.entity == baseline or subject.system:
@@ -486,7 +487,7 @@ class _Sentence:
         # a chip after the figure: "5x the V100", "68% faster than the A100"
         after = [c for c in self.chips if c.start >= q.end and c.start < clause.end]
         if after:
-            gap = self.text[q.end:after[0].start]
+            gap = VENDOR_TAIL.sub("", self.text[q.end:after[0].start])
             if compare_end.search(gap) and len(gap) <= 30:
                 subjects = [c for c in before if not self._is_baseline(c)]
                 subject = subjects[-1] if subjects else self._topic_if_free()
@@ -514,7 +515,7 @@ class _Sentence:
     def _is_baseline(self, c: Mention) -> bool:
         """Is this chip named as what something is compared against ("比V100", "是V100的",
         "与A100相比", "与H100保持一致")?"""
-        head = PREDECESSOR_TAIL.sub("", self.text[max(self.span.start, c.start - 10):c.start])
+        head = PREDECESSOR_TAIL.sub("", self.text[max(self.span.start, c.start - 16):c.start])
         tail = self.text[max(c.end, c.variant_end):c.end + 12]
         return bool(STRONG_COMPARE.search(head) or AFTER_RATIO.search(head) or FROM.search(head)
                     or (WEAK_COMPARE.search(head) and re.match(r"\s*[的嘅]", tail))
@@ -529,6 +530,10 @@ class _Sentence:
         """The attribute compared: a keyword in the figure's clause, else the figure the
         subject was given earlier in the sentence ("算力15TFLOPS，是前代V100的5倍")."""
         clause = self.clause(q.start)
+        after = [k for k in self.keywords if k.start >= q.end and k.start - q.end <= 16
+                 and k.attribute not in NOT_METRICS and METRIC_AFTER.match(self.text[q.end:k.start])]
+        if after:  # "2.4 times the capacity of", "1.6x its bandwidth"
+            return after[0].attribute
         if cue_pattern("generic_metric").search(self.text, clause.start, q.end + 6):
             return ""
         before = [k for k in self.keywords if clause.start <= k.start and k.end <= q.start

@@ -44,10 +44,9 @@ def run_job(inputs: Sequence[str], out_dir: Path, *, executor: Executor, db: Pat
     paths = chain([first], paths)
     out_dir.mkdir(parents=True, exist_ok=True)
     show = sys.stderr.isatty() if progress is None else progress
-    with Store.open(db or out_dir / DB_NAME) as store, _progress(inputs, show) as bar, \
-            _sigterm_as_interrupt():
+    with Store.open(db or out_dir / DB_NAME) as store:
         try:
-            with executor:
+            with _sigterm_as_interrupt(), _progress(inputs, show) as bar, executor:
                 run = run_batch(paths, store, ref, executor, inputs=" ".join(inputs),
                                 on_result=bar)
         except KeyboardInterrupt:
