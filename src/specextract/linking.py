@@ -66,6 +66,8 @@ REFUTED = re.compile(r"算错|记错|是错的|这是错的|说错|并不正确|
                      re.IGNORECASE)
 VENDOR_TAIL = re.compile(r"(?:NVIDIA|Nvidia|AMD|Google|Huawei|英伟达|华为)(?:'s|’s|的)?\s*$")
 METRIC_AFTER = re.compile(r"^\s*(?:the|its|their|in|of|on|的|更高的|更大的)?\s*$", re.IGNORECASE)
+IMPLICIT_GAIN = re.compile(r"^[\d.]+\s*倍的?(?:性能)?提升|^[\d.]+\s*(?:x|×|times)\s+(?:faster|the performance)",
+                           re.IGNORECASE)
 FROM = re.compile(r"(?:从|由)\s*$")
 PRONOUN_BASELINE = re.compile(r"(?:是|为|係|比)\s*(?:它|其|佢|this|it)\s*(?:的|嘅|'s)?", re.IGNORECASE)
 FROM_TO = re.compile(r"(?:从|由)\s*$")
@@ -510,6 +512,10 @@ class _Sentence:
             for name, chip in arch.items():
                 if word.endswith(name):
                     return subject, chip
+        if not self.chips and IMPLICIT_GAIN.match(self.text, q.start, min(self.span.end, q.end + 6)):
+            # "其Tensor Cores…提供高达120倍的性能提升": a gain with no baseline named, about
+            # the topic chip, is over its predecessor
+            return subject, pred.get(subject.entity, "")
         return subject, ""
 
     def _is_baseline(self, c: Mention) -> bool:

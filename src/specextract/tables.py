@@ -257,13 +257,14 @@ def _read_runs(found: Found, taken: list[Span]) -> list[tuple[list[Draft], Span]
     out = []
     for n, run in enumerate(headers):
         stop = headers[n + 1][0].start if n + 1 < len(headers) else len(text)
-        drafts, _ = _run_rows(found, run, stop)
+        drafts, _ = _run_rows(found, run, stop, taken)
         for d in drafts:  # prose between the rows stays prose
             out.append(([d], Span(d.quantity.start, d.quantity.end)))
     return out
 
 
-def _run_rows(found: Found, header: list[Mention], stop_at: int) -> tuple[list[Draft], int]:
+def _run_rows(found: Found, header: list[Mention], stop_at: int,
+              taken: list[Span] = ()) -> tuple[list[Draft], int]:
     """Label after label following a chip run, each with one figure (or N/A) per chip."""
     text = found.text
     start = max(header[-1].end, header[-1].variant_end)
@@ -272,8 +273,8 @@ def _run_rows(found: Found, header: list[Mention], stop_at: int) -> tuple[list[D
     limit = min(limit, stop_at)  # the next chip run starts a table of its own
     keywords: list[Keyword] = []
     for k in found.keywords:
-        if not start <= k.start < limit:
-            continue
+        if not start <= k.start < limit or any(t.start <= k.start < t.end for t in taken):
+            continue  # (a grid table read already owns its labels)
         if keywords and keywords[-1].attribute == k.attribute:
             continue  # "Memory128 GB HBM2e192 GB": HBM2e continues the Memory row
         if keywords and not found.masked[keywords[-1].end:k.start].strip():
