@@ -66,7 +66,7 @@ REFUTED = re.compile(r"算错|记错|是错的|这是错的|说错|并不正确|
                      re.IGNORECASE)
 VENDOR_TAIL = re.compile(r"(?:NVIDIA|Nvidia|AMD|Google|Huawei|英伟达|华为)(?:'s|’s|的)?\s*$")
 METRIC_AFTER = re.compile(r"^\s*(?:the|its|their|in|of|on|的|更高的|更大的)?\s*$", re.IGNORECASE)
-IMPLICIT_GAIN = re.compile(r"^[\d.]+\s*倍的?(?:性能)?提升|^[\d.]+\s*(?:x|×|times)\s+(?:faster|the performance)",
+IMPLICIT_GAIN = re.compile(r"[\d.]+\s*倍的?(?:性能)?提升|[\d.]+\s*(?:x|×|times)\s+(?:faster|the performance)",
                            re.IGNORECASE)
 FROM = re.compile(r"(?:从|由)\s*$")
 PRONOUN_BASELINE = re.compile(r"(?:是|为|係|比)\s*(?:它|其|佢|this|it)\s*(?:的|嘅|'s)?", re.IGNORECASE)
