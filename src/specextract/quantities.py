@@ -231,13 +231,15 @@ def _quantity(text: str, m: re.Match) -> Quantity | None:
 @lru_cache(maxsize=1)
 def _unit_end_pattern() -> re.Pattern:
     _, units = _unit_table()
-    return re.compile(rf"(?:\d|\s)(?:{units})$")
+    return re.compile(rf"\d\s?(?:{units})$")
 
 
 def _after_unit(text: str, start: int) -> bool:
     """Does a unit (or an N/A cell) end right before ``start``?"""
-    return text.endswith("N/A", 0, start) or bool(
-        _unit_end_pattern().search(text, max(0, start - 14), start))
+    if text.endswith("N/A", 0, start):
+        return True
+    m = _unit_end_pattern().search(text, max(0, start - 14), start)
+    return bool(m) and m.group().lstrip("0123456789 ") not in ("x", "X")  # not "x16" lanes
 
 
 def _ordinals(text: str, regions=None) -> list[Quantity]:

@@ -1,0 +1,113 @@
+"""Data-driven tests of each extraction component and of linking end to end."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from conftest import read_cases
+from specextract import extract
+from specextract.lexicon import find_chips, find_keywords
+from specextract.normalize import normalize
+from specextract.quantities import find_quantities
+
+
+def _decode(text: str) -> str:
+    return text.replace("\\n", "\n")
+
+
+QUANTITIES = read_cases("quantities.tsv")
+
+
+@pytest.mark.parametrize("case", QUANTITIES, ids=[c["id"] for c in QUANTITIES])
+def test_quantities(case):
+    text = normalize(case["text"]).text
+    found = [f"{q.value.normalize():f} {q.dimension} {q.written}".strip()
+             for q in find_quantities(text)]
+    expected = [e.strip() for e in case.get("expected", "").split(";") if e.strip()]
+    assert found == [str(Decimal(e.split()[0]).normalize()) + e[len(e.split()[0]):]
+                     for e in expected] or found == expected
+
+
+CHIPS = read_cases("chips.tsv")
+
+
+@pytest.mark.parametrize("case", CHIPS, ids=[c["id"] for c in CHIPS])
+def test_chips(case):
+    text = normalize(case["text"]).text
+    found = [m.entity + (f"@{m.variant}" if m.variant else "") for m in find_chips(text)]
+    expected = [e.strip() for e in case.get("expected", "").split(";") if e.strip()]
+    assert found == expected
+
+
+KEYWORDS = read_cases("keywords.tsv")
+
+
+def _marks(case):
+    reason = case.get("xfail", "")
+    return [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c["id"], marks=_marks(c)) for c in KEYWORDS])
+def test_keywords(case):
+    text = normalize(case["text"]).text
+    found = [k.attribute for k in find_keywords(text)]
+    expected = [e.strip() for e in case.get("expected", "").split(";") if e.strip()]
+    assert found == expected
+
+
+def _claim_keys(text: str) -> set[str]:
+    keys = set()
+    for c in extract(text):
+        value = f"{c.value.normalize():f}"
+        keys.add(f"{c.entity}|{c.attribute}|{value}")
+        if c.attribute == "speedup":
+            keys.add(f"{c.entity}|speedup|{value}|{c.baseline}|{c.metric}")
+    return keys
+
+
+def _items(cell: str) -> list[str]:
+    out = []
+    for item in filter(None, (i.strip() for i in cell.split(" ; "))):
+        parts = item.split("|")
+        parts[2] = f"{Decimal(parts[2]).normalize():f}"
+        out.append("|".join(parts))
+    return out
+
+
+EXTRACT = read_cases("extract.tsv")
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c["id"], marks=_marks(c)) for c in EXTRACT])
+def test_extract_links(case):
+    keys = _claim_keys(_decode(case["text"]))
+    for item in _items(case.get("expect", "")):
+        assert item in keys, f"missing {item}; got {sorted(keys)}"
+    for item in _items(case.get("reject", "")):
+        if item.count("|") == 4 and item.endswith("|"):  # speedup, any metric
+            assert not any(k.startswith(item[:-1]) for k in keys), f"unwanted {item}"
+        else:
+            assert item not in keys, f"unwanted {item}; got {sorted(keys)}"
+
+
+def test_claim_offsets_point_at_the_original():
+    original = "輝達A100顯(xiǎn)示卡的記憶體頻寬為２ＴＢ／ｓ，電晶體540億個。"
+    claims = extract(original, doc_id="d")
+    assert claims
+    for c in claims:
+        assert original[c.start:c.end] == c.surface
+        assert c.doc_id == "d"
+
+
+pieces = st.sampled_from(["A100", "V100", "H100的", "FP32", "19.5 TFLOPS", "80GB", "显存带宽",
+                          "2TB/s", "是前代V100的5倍", "，", "。", "\n", "| A100 | V100 |",
+                          "| FP16 | 312 | 125 |", "計(jì)算", "第三代", "540億", "1.9–2.0"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(pieces, st.text(max_size=5)), max_size=25).map("".join))
+def test_extract_never_raises_and_surfaces_match(text):
+    for c in extract(text):
+        assert text[c.start:c.end] == c.surface
+        assert c.start <= c.end
