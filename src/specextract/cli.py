@@ -129,7 +129,7 @@ def export(db_path: Path, fmt: str, verdicts: tuple[str, ...], output: Path | No
       specextract export --db out/specextract.db --format parquet -o claims.parquet
     """
     from .export import write_csv, write_csv_to, write_jsonl, write_jsonl_to, write_parquet
-    from .store import Store
+    from .store import CLAIM_STORE_COLUMNS, Store
     if fmt == "parquet" and output is None:
         raise click.UsageError("--format parquet needs -o FILE")
     if excel and fmt != "csv":
@@ -137,7 +137,8 @@ def export(db_path: Path, fmt: str, verdicts: tuple[str, ...], output: Path | No
     with Store.open(db_path, write=False) as store:
         rows = store.claim_rows(verdicts=verdicts)
         if output is not None:
-            n = (write_csv(rows, output, excel=excel) if fmt == "csv" else
+            n = (write_csv(rows, output, excel=excel, columns=list(CLAIM_STORE_COLUMNS))
+                 if fmt == "csv" else
                  write_jsonl(rows, output) if fmt == "jsonl" else write_parquet(rows, output))
             click.echo(f"{n} claims -> {output}", err=True)
             return
@@ -148,7 +149,7 @@ def export(db_path: Path, fmt: str, verdicts: tuple[str, ...], output: Path | No
             if excel:
                 stream.write("\ufeff")
             if fmt == "csv":
-                write_csv_to(list(rows), stream)
+                write_csv_to(rows, stream, list(CLAIM_STORE_COLUMNS))
             else:
                 write_jsonl_to(rows, stream)
         finally:

@@ -37,27 +37,34 @@ def columns_for(rows: list[dict[str, str]]) -> list[str]:
     return [c for c in known if c in present or c in CLAIM_COLUMNS] + list(dict.fromkeys(extra))
 
 
-def write_csv(rows: Iterable[dict[str, str]], path: str | Path, excel: bool = False) -> int:
-    """Write rows; returns how many. ``excel`` adds a BOM so Excel reads UTF-8."""
-    rows = list(rows)
-    cols = columns_for(rows)
+def write_csv(rows: Iterable[dict[str, str]], path: str | Path, excel: bool = False,
+              columns: list[str] | None = None) -> int:
+    """Write rows; returns how many. ``excel`` adds a BOM so Excel reads UTF-8. With
+    ``columns`` given, rows are streamed instead of read into memory first."""
+    if columns is None:
+        rows = list(rows)
+        columns = columns_for(rows)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     with tmp.open("w", encoding="utf-8-sig" if excel else "utf-8", newline="") as fh:
-        write_csv_to(rows, fh, cols)
+        n = write_csv_to(rows, fh, columns)
     tmp.replace(path)
-    return len(rows)
+    return n
 
 
-def write_csv_to(rows: list[dict[str, str]], fh: TextIO, cols: list[str] | None = None) -> int:
+def write_csv_to(rows: Iterable[dict[str, str]], fh: TextIO,
+                 cols: list[str] | None = None) -> int:
     """CSV rows (header first, formula cells neutralised) to an open text stream."""
-    cols = cols or columns_for(rows)
+    if cols is None:
+        rows = list(rows)
+        cols = columns_for(rows)
     writer = csv.DictWriter(fh, fieldnames=cols, extrasaction="ignore")
     writer.writeheader()
-    for r in rows:
+    n = 0
+    for n, r in enumerate(rows, 1):
         writer.writerow({k: neutralise(str(r.get(k, ""))) for k in cols})
-    return len(rows)
+    return n
 
 
 def write_jsonl(rows: Iterable[dict[str, str]], path: str | Path) -> int:

@@ -18,6 +18,7 @@ coordinates. Rules, in short:
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import lru_cache
@@ -93,7 +94,7 @@ class Draft:
 
 @dataclass
 class Found:
-    """Everything the lexicons found in one normalized text."""
+    """Everything the lexicons found in one normalized text (each list sorted by start)."""
 
     text: str
     masked: str  # text with chip names and Latin labels blanked out
@@ -101,6 +102,16 @@ class Found:
     keywords: list[Keyword]
     qualifiers: list[Keyword]
     quantities: list[Quantity]
+
+    def __post_init__(self) -> None:
+        self._starts = {name: [x.start for x in getattr(self, name)]
+                        for name in ("chips", "keywords", "qualifiers", "quantities")}
+
+    def within(self, name: str, start: int, end: int) -> list:
+        """The items of list ``name`` that start in [start, end)."""
+        starts = self._starts[name]
+        items = getattr(self, name)
+        return items[bisect_left(starts, start):bisect_left(starts, end)]
 
 
 @lru_cache(maxsize=1)
@@ -172,16 +183,15 @@ class _Sentence:
         self.text, self.span, self.chips, self.keywords = text, span, chips, keywords
         self.quals, self.topic, self.breaks, self.group = quals, topic, breaks, list(group)
         self.all_keywords = keywords
+        self._baseline: dict[int, bool] = {}
+        self._exclusions: list[tuple[int, int, str]] | None = None
+        self._refuted_at: int | None = None
 
     # -- structure ---------------------------------------------------------------
     def clause(self, pos: int) -> Span:
-        start, end = self.span.start, self.span.end
-        for b in self.breaks:
-            if b < pos:
-                start = b + 1
-            else:
-                end = b
-                break
+        i = bisect_left(self.breaks, pos)
+        start = self.breaks[i - 1] + 1 if i else self.span.start
+        end = self.breaks[i] if i < len(self.breaks) else self.span.end
         return Span(start, end)
 
     def link(self, quantities: list[Quantity]) -> list[Draft]:
@@ -207,13 +217,20 @@ class _Sentence:
             return True
         if PER_INSTANCE_BEFORE.search(self.text, max(self.span.start, q.start - 8), q.start):
             return True
-        if REFUTED.search(self.text, q.end, self.span.end):
+        if self._exclusions is None:  # once per sentence
+            self._exclusions = [(m.start(), m.end(), cue_value("exclude", m.group()))
+                                for m in cue_pattern("exclude").finditer(
+                                    self.text, self.span.start, self.span.end)]
+            refuted = REFUTED.search(self.text, self.span.start, self.span.end)
+            self._refuted_at = refuted.start() if refuted else None
+        if self._refuted_at is not None and self._refuted_at >= q.end:
             return True
         clause = self.clause(q.start)
-        for m in cue_pattern("exclude").finditer(self.text, clause.start, clause.end):
-            why = cue_value("exclude", m.group())
+        for start, end, why in self._exclusions:
+            if not (clause.start <= start and end <= clause.end):
+                continue
             if why in ("per-die", "io-bandwidth"):
-                if q.end <= m.start() <= q.end + 4 or q.start - 10 <= m.end() <= q.start:
+                if q.end <= start <= q.end + 4 or q.start - 10 <= end <= q.start:
                     return True
             elif why != "cpu-baseline":
                 return True
@@ -521,6 +538,11 @@ class _Sentence:
     def _is_baseline(self, c: Mention) -> bool:
         """Is this chip named as what something is compared against ("比V100", "是V100的",
         "与A100相比", "与H100保持一致")?"""
+        if c.start not in self._baseline:
+            self._baseline[c.start] = self._compute_baseline(c)
+        return self._baseline[c.start]
+
+    def _compute_baseline(self, c: Mention) -> bool:
         head = PREDECESSOR_TAIL.sub("", self.text[max(self.span.start, c.start - 16):c.start])
         tail = self.text[max(c.end, c.variant_end):c.end + 12]
         return bool(STRONG_COMPARE.search(head) or AFTER_RATIO.search(head) or FROM.search(head)

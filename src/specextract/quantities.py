@@ -13,6 +13,7 @@ from decimal import Decimal
 from functools import lru_cache
 
 from .datafiles import bundled
+from .patterns import FLEX_ONE, plain_trie
 from .numerals import (MAGNITUDES, ORDINAL_WORDS, WORD_NUMBERS, Number, parse_arabic,
                        parse_cjk, scale, times)
 
@@ -54,22 +55,29 @@ class Quantity:
 
 @lru_cache(maxsize=1)
 def _unit_table() -> tuple[dict[str, tuple[str, Decimal, str]], str]:
-    """(alias lower-cased or exact -> (dimension, factor, written), regex alternation)."""
+    """(alias lower-cased or exact -> (dimension, factor, written), regex alternation).
+
+    Case-exact aliases ("Gb" bits, "W", "x") come first as a plain alternation; the rest
+    form one case-insensitive trie."""
     rows = bundled("units.tsv", ("alias", "dimension", "factor", "written", "case"))
     table: dict[str, tuple[str, Decimal, str]] = {}
-    alternatives = []
+    exact, loose = [], []
     for r in sorted(rows, key=lambda r: len(r["alias"]), reverse=True):
         alias = r["alias"]
-        exact = r["case"] == "exact"
-        table[alias if exact else alias.lower()] = (r["dimension"], Decimal(r["factor"]), r["written"])
-        body = re.escape(alias).replace(r"\ ", r"\s?")
-        body = body if exact else f"(?i:{body})"
-        if alias[-1].isascii() and alias[-1].isalpha():
-            # a unit may run into an upper-case label in flattened tables ("TFLOPSFP32");
-            # a one-letter unit may not ("4 GPUs" is no 4 G)
-            body += r"(?![A-Za-z])" if len(alias) == 1 else r"(?![a-z])"
-        alternatives.append(body)
-    return table, "|".join(alternatives)
+        is_exact = r["case"] == "exact"
+        table[alias if is_exact else alias.lower()] = (r["dimension"], Decimal(r["factor"]), r["written"])
+        (exact if is_exact else loose).append(alias)
+    exact_alt = "|".join(re.escape(a) + _unit_end(a) for a in exact)
+    loose_trie = plain_trie(loose, lambda a: a.replace(" ", FLEX_ONE), _unit_end)
+    return table, f"{exact_alt}|(?i:{loose_trie})"
+
+
+def _unit_end(alias: str) -> str:
+    """A unit may run into an upper-case label in flattened tables ("TFLOPSFP32"); a
+    one-letter unit may not ("4 GPUs" is no 4 G)."""
+    if not (alias[-1].isascii() and alias[-1].isalpha()):
+        return ""
+    return r"(?-i:(?![A-Za-z]))" if len(alias) == 1 else r"(?-i:(?![a-z]))"
 
 
 def unit_info(unit_text: str) -> tuple[str, Decimal, str] | None:

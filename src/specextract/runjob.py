@@ -22,7 +22,7 @@ from .export import write_csv
 from .inputs import count_input_files, iter_input_files
 from .reference import load_reference
 from .report import write_report
-from .store import Store
+from .store import CLAIM_STORE_COLUMNS, Store
 
 DB_NAME = "specextract.db"
 
@@ -52,7 +52,8 @@ def run_job(inputs: Sequence[str], out_dir: Path, *, executor: Executor, db: Pat
         except KeyboardInterrupt:
             echo(f"interrupted: the store {store.path} is consistent; run again to resume")
             return 130
-        n = write_csv(store.claim_rows(), out_dir / "claims.csv")
+        n = write_csv(store.claim_rows(), out_dir / "claims.csv",
+                      columns=list(CLAIM_STORE_COLUMNS))
         index = write_report(store, out_dir / "report", ref)
         echo(summary_text(run, store))
         echo(f"{n} claims -> {out_dir / 'claims.csv'}; report -> {index}")

@@ -129,7 +129,7 @@ class Store:
                 _create(path)
             check_identity(path)
             conn = _connect(path, write)
-            _check_schema(conn, path)
+            _check_schema(conn, path, write)
         except BaseException:
             if lock:
                 lock.release()
@@ -281,14 +281,23 @@ def _create(path: Path) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def _check_schema(conn: sqlite3.Connection, path: Path) -> None:
+def _check_schema(conn: sqlite3.Connection, path: Path, write: bool) -> None:
     try:
         (version,) = conn.execute("SELECT version FROM schema_version").fetchone()
         cols = [r[1] for r in conn.execute("PRAGMA table_info(claims)")]
     except (sqlite3.DatabaseError, TypeError) as exc:
         conn.close()
         raise StoreError(f"{path}: damaged specextract store ({exc})") from None
-    if version != SCHEMA_VERSION or tuple(cols[2:]) != CLAIM_STORE_COLUMNS:
+    if version != SCHEMA_VERSION:
         conn.close()
-        raise StoreError(f"{path}: store schema version {version} does not match this "
-                         f"specextract (schema {SCHEMA_VERSION}); use a new --db")
+        raise StoreError(f"{path}: store schema version {version}, this specextract "
+                         f"writes version {SCHEMA_VERSION}; use a new --db")
+    missing = [c for c in CLAIM_STORE_COLUMNS if c not in cols]
+    if missing and not write:
+        conn.close()
+        raise StoreError(f"{path}: the store lacks the claim columns {missing}; "
+                         "run `specextract run` on it first")
+    with conn:  # a column the codebook added; the new pipeline version re-extracts anyway
+        for column in missing:
+            kind = "INTEGER" if column in INTEGER_COLUMNS else "TEXT"
+            conn.execute(f"ALTER TABLE claims ADD COLUMN {_q(column)} {kind}")

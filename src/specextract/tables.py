@@ -91,12 +91,13 @@ def _grid_blocks(text: str) -> list[list[list[Span]]]:
     return blocks
 
 
-def _in(items: list, span: Span) -> list:
-    return [x for x in items if span.start <= x.start and x.end <= span.end]
+def _in(found: Found, name: str, span: Span) -> list:
+    """Items of ``found.<name>`` lying inside ``span``."""
+    return [x for x in found.within(name, span.start, span.end) if x.end <= span.end]
 
 
 def _chip_of(found: Found, cell: Span) -> Mention | None:
-    chips = _in(found.chips, cell)
+    chips = _in(found, "chips", cell)
     entities = {c.entity for c in chips}
     return chips[0] if len(entities) == 1 and not chips[0].system else None
 
@@ -129,7 +130,7 @@ def _label_unit_regex() -> re.Pattern:
 
 def _label(found: Found, label: Span) -> tuple[Keyword | None, tuple | None, set[str]]:
     """(attribute keyword, unit written in the label, qualifiers) of a row/column label."""
-    kws = _in(found.keywords, label)
+    kws = _in(found, "keywords", label)
     kw = None
     if kws:
         precise = [k for k in kws if k.attribute in THROUGHPUT_ATTRS - {"compute"}]
@@ -138,14 +139,14 @@ def _label(found: Found, label: Span) -> tuple[Keyword | None, tuple | None, set
     m = _label_unit_regex().search(found.text, label.start, label.end)
     if m:
         unit = unit_info(m.group())
-    quals = {q.qualifier for q in _in(found.qualifiers, label)}
+    quals = {q.qualifier for q in _in(found, "qualifiers", label)}
     return kw, unit, quals
 
 
 def _cell_drafts(found: Found, chip: Mention, label: Span, cell: Span) -> list[Draft]:
     """Drafts of one cell; a label naming several precisions ("FP16/BF16") gives each."""
     kw, unit, quals = _label(found, label)
-    group = [k for k in _in(found.keywords, label) if k.attribute in THROUGHPUT_ATTRS - {"compute"}]
+    group = [k for k in _in(found, "keywords", label) if k.attribute in THROUGHPUT_ATTRS - {"compute"}]
     if kw is not None and len(group) > 1 and kw in group:
         out = []
         for k in group:
@@ -156,10 +157,10 @@ def _cell_drafts(found: Found, chip: Mention, label: Span, cell: Span) -> list[D
 
 def _one_cell(found: Found, chip: Mention, cell: Span, kw: Keyword | None, unit,
               quals: set[str]) -> list[Draft]:
-    quantities = [q for q in found.quantities if cell.start <= q.start < cell.end]
+    quantities = found.within("quantities", cell.start, cell.end)
     if not quantities:
         return []
-    quals |= {q.qualifier for q in _in(found.qualifiers, cell)}
+    quals |= {q.qualifier for q in _in(found, "qualifiers", cell)}
     pair = len(quantities) == 2 and "/" in found.text[quantities[0].end:quantities[1].start]
     out = []
     for i, q0 in enumerate(quantities):
@@ -289,7 +290,7 @@ def _run_rows(found: Found, header: list[Mention], stop_at: int,
     end = start
     for n, kw in enumerate(keywords):
         stop = keywords[n + 1].start if n + 1 < len(keywords) else limit
-        slots = sorted([(q.start, q.end, q) for q in found.quantities if kw.end <= q.start < stop]
+        slots = sorted([(q.start, q.end, q) for q in found.within("quantities", kw.end, stop)]
                        + [(m.start(), m.end(), None) for m in EMPTY_CELL.finditer(text, kw.end, stop)],
                        key=lambda t: t[0])
         if len(slots) < len(header) or not LABEL_TAIL.match(found.masked[kw.end:slots[0][0]]):
