@@ -49,7 +49,7 @@ def plain_trie(words: list[str], mark=lambda w: w, end=lambda w: "") -> str:
         for ch in mark(word).lower():
             node = node.setdefault(ch, {})
         node[""] = word
-    return _branches(trie, end) if trie else "(?!)"
+    return _first_chars(trie) + _branches(trie, end) if trie else "(?!)"
 
 
 def trie_regex(words: list[str]) -> str:
@@ -67,10 +67,21 @@ def trie_regex(words: list[str]) -> str:
     other = {ch: n for ch, n in trie.items() if ch not in latin}
     parts = []
     if latin:
-        parts.append(f"(?=[a-z0-9]){LATIN_LEFT}{_branches(latin, _latin_end)}")
+        parts.append(f"{_first_chars(latin)}{LATIN_LEFT}{_branches(latin, _latin_end)}")
     if other:
-        parts.append(_branches(other, _latin_end))
+        parts.append(_first_chars(other) + _branches(other, _latin_end))
     return "|".join(parts) or "(?!)"
+
+
+def _first_chars(node: dict) -> str:
+    """A look-ahead on the characters a match can start with: most positions of a text
+    fail this one set test instead of trying every branch."""
+    chars = set()
+    for ch in node:
+        if ch in PIECES or not ch:
+            return ""  # a word may start with optional space: no cheap test
+        chars.update((ch.lower(), ch.upper()))
+    return "(?=[" + "".join(re.escape(c) for c in sorted(chars)) + "])"
 
 
 def _latin_end(word: str) -> str:

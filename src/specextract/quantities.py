@@ -92,17 +92,17 @@ def quantity_pattern() -> re.Pattern:
     counters = "|".join(sorted(COUNTERS, key=len, reverse=True))
     number = rf"(?P<num>{ARABIC})|(?P<cjk>{CJK_NUM})|(?P<word>{WORD_NUM})(?=\s)"
     return re.compile(
-        rf"(?:{number})(?:\s?{FLOP_WORDS}|(?P<mag>{MAGNITUDE})?"
+        rf"(?=[0-9零〇一二两三四五六七八九十百千oOtTfFsSeEnN])(?:{number})(?:\s?{FLOP_WORDS}|(?P<mag>{MAGNITUDE})?"
         rf"(?:\*?\s?(?:(?P<unit>{units})|(?P<counter>{counters})))?)"
     )
 
 
 @lru_cache(maxsize=1)
 def ordinal_pattern() -> re.Pattern:
-    return re.compile("|".join(f"(?:{p})" for p in ORDINAL_PATTERNS))
+    return re.compile("(?=[第1-6fFsStTPpGg])(?:" + "|".join(f"(?:{p})" for p in ORDINAL_PATTERNS) + ")")
 
 
-RATIO_WORDS = re.compile(r"(?<![A-Za-z])(?P<w>(?i:twice|double[ds]?|triple[ds]?|quadruple[ds]?))(?![A-Za-z])|翻(?:了)?(?:一)?(?:番|倍)")
+RATIO_WORDS = re.compile(r"(?=[tTdDqQ翻])(?<![A-Za-z])(?P<w>(?i:twice|double[ds]?|triple[ds]?|quadruple[ds]?))(?![A-Za-z])|翻(?:了)?(?:一)?(?:番|倍)")
 RANGE_AFTER = re.compile(r"\s*(?:-|–|—|~|～|到|至|to)\s*(?:\d|[零一二两三四五六七八九十])")
 RANGE_JOIN = re.compile(r"\s*(?:-|–|—|~|～|到|至|to)\s*$")
 
