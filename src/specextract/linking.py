@@ -141,13 +141,15 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
     topic: Mention | None = None
     group: list[Mention] = []  # the chips of the last sentence that named several
     qi = ci = ki = fi = 0
+    skip = _merged(skip)
+    skip_starts = [s.start for s in skip]
     quantities, chips, keywords, quals = found.quantities, found.chips, found.keywords, found.qualifiers
     for sent in sentences(text):
         s_q, qi = _within(quantities, qi, sent)
         s_c, ci = _within(chips, ci, sent)
         s_k, ki = _within(keywords, ki, sent)
         s_f, fi = _within(quals, fi, sent)
-        s_q = [q for q in s_q if not _inside_any(q, skip)]
+        s_q = [q for q in s_q if not _inside_any(q, skip, skip_starts)]
         if s_q:
             ctx = _Sentence(text, sent, s_c, s_k, s_f, topic, clause_breaks(text, sent), group)
             ctx.all_keywords = keywords
@@ -174,8 +176,21 @@ def _within(items: list, i: int, span: Span) -> tuple[list, int]:
     return items[i:j], j
 
 
-def _inside_any(q: Quantity, spans: list[Span]) -> bool:
-    return any(s.start <= q.start < s.end for s in spans)
+def _merged(spans: list[Span]) -> list[Span]:
+    """Sorted, disjoint spans covering the same positions."""
+    out: list[Span] = []
+    for s in sorted(spans):
+        if out and s.start <= out[-1].end:
+            out[-1] = Span(out[-1].start, max(out[-1].end, s.end))
+        else:
+            out.append(s)
+    return out
+
+
+def _inside_any(q: Quantity, spans: list[Span], starts: list[int]) -> bool:
+    """Is ``q`` inside one of the disjoint, sorted ``spans`` (``starts`` their starts)?"""
+    i = bisect_left(starts, q.start + 1) - 1
+    return i >= 0 and q.start < spans[i].end
 
 
 class _Sentence:
@@ -208,6 +223,21 @@ class _Sentence:
                 if d is not None:
                     out.append(d)
         return out
+
+    def _positions(self, name: str, pattern: re.Pattern) -> list[tuple[int, int]]:
+        """Where ``pattern`` matches in the sentence (computed once per sentence)."""
+        cache = self.__dict__.setdefault("_cache", {})
+        if name not in cache:
+            cache[name] = [m.span() for m in pattern.finditer(self.text[self.span.start:self.span.end])]
+            cache[name] = [(a + self.span.start, b + self.span.start) for a, b in cache[name]]
+        return cache[name]
+
+    def _first(self, name: str, pattern: re.Pattern) -> int:
+        found = self._positions(name, pattern)
+        return found[0][1] if found else self.span.end + 1
+
+    def _any_between(self, name: str, pattern: re.Pattern, start: int, end: int) -> bool:
+        return any(start <= a and b <= end for a, b in self._positions(name, pattern))
 
     def _excluded(self, q: Quantity) -> bool:
         """Measured, overclocked, forecast figures (anywhere in the clause); per-die ones
@@ -294,7 +324,7 @@ class _Sentence:
     def _chips(self, q: Quantity) -> list[Mention]:
         """The chip(s) a figure is about: 'P100和V100都是4096-bit' names two, and
         '三张卡都是…' all those the text just named."""
-        if not self.chips and self.group and GROUP_REF.search(self.text[self.span.start:q.start]):
+        if not self.chips and self.group and self._first("group", GROUP_REF) < q.start:
             return self.group
         chip = self._chip(q)
         if chip is None or chip.system:
@@ -381,11 +411,11 @@ class _Sentence:
             others = [c for c in before if self._is_baseline(c)]
             return others[-1] if others else None
         subjects = [c for c in before if not self._is_baseline(c)]
-        if subjects and PRONOUN_START.search(self.text[subjects[-1].end:q.start]):
+        if subjects and self._any_between("pronoun", PRONOUN_START, subjects[-1].end, q.start):
             return subjects[0]  # "the L40S is 2.4x the A6000, and it adds FP8 at 733 TFLOPS"
         if subjects:
             return subjects[-1]
-        if before and not PRONOUN_START.search(self.text[self.span.start:q.start]):
+        if before and not self._any_between("pronoun", PRONOUN_START, self.span.start, q.start):
             return before[-1]
         clause = self.clause(q.start)
         after = [c for c in self.chips if c.start >= q.end and c.start < clause.end

@@ -13,16 +13,38 @@ class Span(NamedTuple):
     end: int
 
 
+MAX_SENTENCE = 1200  # longer "sentences" (a page with no punctuation) are cut at clauses
+SOFT_BREAK = re.compile(r"[，,、：:\s]")
+
+
 def sentences(text: str) -> list[Span]:
-    """Sentence spans (ends included); blank stretches are skipped."""
+    """Sentence spans (ends included); blank stretches are skipped. A run of text with no
+    sentence end is cut into pieces of at most MAX_SENTENCE characters, so that the work
+    per sentence stays bounded whatever the page looks like."""
     out, pos = [], 0
     for m in SENTENCE_END.finditer(text):
         if text[pos:m.end()].strip():
-            out.append(Span(pos, m.end()))
+            out.extend(_bounded(text, pos, m.end()))
         pos = m.end()
     if text[pos:].strip():
-        out.append(Span(pos, len(text)))
+        out.extend(_bounded(text, pos, len(text)))
     return out
+
+
+def _bounded(text: str, start: int, end: int) -> list[Span]:
+    if end - start <= MAX_SENTENCE:
+        return [Span(start, end)]
+    pieces = []
+    while end - start > MAX_SENTENCE:
+        cut = start + MAX_SENTENCE
+        soft = None
+        for m in SOFT_BREAK.finditer(text, start + MAX_SENTENCE // 2, cut):
+            soft = m.end()
+        cut = soft or cut
+        pieces.append(Span(start, cut))
+        start = cut
+    pieces.append(Span(start, end))
+    return pieces
 
 
 def clause_breaks(text: str, span: Span) -> list[int]:
