@@ -40,8 +40,32 @@ def check(claims: Iterable[Claim], reference: Reference | None = None) -> list[C
     return checked
 
 
+VERDICT_CACHE_SIZE = 50_000
+_verdicts: dict[tuple, CheckedClaim] = {}
+
+
+def _judged_key(claim: Claim, ref: Reference) -> tuple:
+    """Everything a verdict depends on: the claim's figure, not where it was written."""
+    return (ref.version, ref.ratios_version, claim.entity, claim.attribute, claim.value,
+            claim.precision_exp, claim.variant, claim.operator, claim.qualifier,
+            claim.baseline, claim.metric)
+
+
 def _check_safely(claim: Claim, ref: Reference) -> CheckedClaim:
-    """check_one, but a claim the rules cannot handle is unverifiable, not an exception."""
+    """check_one, but a claim the rules cannot handle is unverifiable, not an exception.
+    The same figure of the same chip (common across a day's articles) is judged once."""
+    key = _judged_key(claim, ref)
+    hit = _verdicts.get(key)
+    if hit is not None:
+        return replace(hit, claim=claim)
+    result = _check_uncached(claim, ref)
+    if len(_verdicts) >= VERDICT_CACHE_SIZE:
+        _verdicts.clear()
+    _verdicts[key] = result
+    return result
+
+
+def _check_uncached(claim: Claim, ref: Reference) -> CheckedClaim:
     try:
         return check_one(claim, ref)
     except Exception as exc:  # noqa: BLE001 - check() must return a verdict for every claim

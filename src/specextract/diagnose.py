@@ -5,6 +5,8 @@ the keywords below so the export can be filtered on it.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import re
 from decimal import Decimal
 
@@ -40,6 +42,7 @@ PREFIX_STEP = {"GB/s": "GB/s vs TB/s", "TFLOPS": "TFLOPS vs PFLOPS", "TOPS": "TO
 MAX_NAMES = 3
 
 
+@lru_cache(maxsize=4096)
 def chain_distance(a: str, b: str) -> int:
     """Generations apart in the codebook's predecessor chain (99: not in one chain)."""
     a, b = entity_key(a), entity_key(b)

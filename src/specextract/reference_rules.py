@@ -8,6 +8,8 @@ preliminary figures say ``preliminary`` first, ``not supported`` marks an absent
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -50,6 +52,7 @@ def entity_name(chip: str, drop_words: frozenset[str]) -> str:
     return " ".join(w for w in chip.split() if w not in drop_words)
 
 
+@lru_cache(maxsize=4096)
 def entity_key(name: str) -> str:
     """Names compare case- and space-insensitively (codebook, Entities)."""
     return "".join(name.split()).casefold()

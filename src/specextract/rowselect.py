@@ -10,6 +10,8 @@
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import re
 from dataclasses import dataclass
 
@@ -30,10 +32,11 @@ class Selection:
     known_chip: bool = True
 
 
-def variant_tokens(text: str) -> list[str]:
-    """'SXM4 80GB' -> ['sxm4', '80gb']; '80 GB' and '80G' -> '80gb'."""
+@lru_cache(maxsize=4096)
+def variant_tokens(text: str) -> tuple[str, ...]:
+    """'SXM4 80GB' -> ('sxm4', '80gb'); '80 GB' and '80G' -> '80gb'."""
     text = re.sub(r"(\d+)\s*g(?:i?b)?(?![a-z])", r"\1gb", text.lower())
-    return re.findall(r"[a-z0-9]+", text)
+    return tuple(re.findall(r"[a-z0-9]+", text))
 
 
 def token_match(a: str, b: str) -> bool:
