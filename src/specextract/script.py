@@ -15,6 +15,7 @@ import numpy as np
 import opencc
 
 from .datafiles import bundled
+from .patterns import plain_trie
 from .offsets import Edit, OffsetMap, _RunBuilder, apply_edits
 
 OPENCC_CONFIG = "t2s"
@@ -25,41 +26,45 @@ def _converters() -> tuple[opencc.OpenCC, opencc.OpenCC]:
     return opencc.OpenCC("t2s"), opencc.OpenCC("s2t")
 
 
+HAN, TRAD, SIMP, LETTER = 1, 2, 4, 8  # bits of the character classes table
+
+
 @lru_cache(maxsize=1)
-def _script_tables() -> tuple[np.ndarray, np.ndarray]:
-    """Boolean tables over the BMP: characters only traditional text uses, and only
-    simplified text uses (read off OpenCC's own t2s and s2t conversions)."""
+def _char_classes() -> np.ndarray:
+    """One byte per BMP character: Han, traditional-only, simplified-only (read off
+    OpenCC's own t2s and s2t conversions) and Latin-letter bits."""
     t2s, s2t = _converters()
+    table = np.zeros(0x10000, dtype=np.uint8)
+    table[0x3400:0xA000] |= HAN
+    table[0xF900:0xFB00] |= HAN
+    for lo, hi in ((0x41, 0x5B), (0x61, 0x7B)):
+        table[lo:hi] |= LETTER
     chars = [chr(c) for c in range(0x3400, 0xA000)]
     joined = "\n".join(chars)
     as_simp = t2s.convert(joined).split("\n")
     as_trad = s2t.convert(joined).split("\n")
-    trad = np.zeros(0x10000, dtype=bool)
-    simp = np.zeros(0x10000, dtype=bool)
     for c, s, t in zip(chars, as_simp, as_trad):
         if s != c:
-            trad[ord(c)] = True
+            table[ord(c)] |= TRAD
         elif t != c:
-            simp[ord(c)] = True
-    return trad, simp
+            table[ord(c)] |= SIMP
+    return table
+
+
+_CLASS_BITS = {name: [v for v in range(16) if v & bit]
+               for name, bit in (("han", HAN), ("trad", TRAD), ("simp", SIMP))}
 
 
 def script_counts(text: str) -> dict[str, int]:
-    """Counts of Han characters, traditional-only and simplified-only ones, Latin words."""
-    trad, simp = _script_tables()
+    """Counts of Han characters, traditional-only and simplified-only ones, Latin words
+    (runs of two or more letters)."""
     codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    bmp = np.minimum(codes, 0xFFFF)  # astral characters count as neither script
-    letter = ((bmp | 0x20) >= 0x61) & ((bmp | 0x20) <= 0x7A)
-    # a word of two or more letters starts where a letter follows a non-letter and
-    # precedes a letter
-    starts = letter[:-1] & letter[1:]
-    starts[1:] &= ~letter[:-2]
-    return {
-        "han": int(np.count_nonzero(((bmp >= 0x3400) & (bmp < 0xA000)) | ((bmp >= 0xF900) & (bmp < 0xFB00)))),
-        "trad": int(np.count_nonzero(trad[bmp])),
-        "simp": int(np.count_nonzero(simp[bmp])),
-        "latin_words": int(np.count_nonzero(starts)),
-    }
+    classes = _char_classes()[np.minimum(codes, 0xFFFF)]  # astral: neither script
+    per_class = np.bincount(classes, minlength=16).tolist()
+    counts = {name: sum(per_class[v] for v in values) for name, values in _CLASS_BITS.items()}
+    letters = b"\x00" + (classes == LETTER).tobytes()  # one byte per character: 1 = letter
+    counts["latin_words"] = letters.count(b"\x00\x01\x01")  # a non-letter, then 2+ letters
+    return counts
 
 
 def detect_script(text: str) -> str:
@@ -127,8 +132,7 @@ def _aligned_convert(text: str, conv: opencc.OpenCC) -> tuple[str, OffsetMap]:
 def _term_pattern() -> tuple[re.Pattern, dict[str, str]]:
     rows = bundled("zh_hant_terms.tsv", ("term", "mainland"))
     table = {r["term"]: r["mainland"] for r in rows}
-    alternatives = sorted(table, key=len, reverse=True)  # longest first
-    return re.compile("|".join(map(re.escape, alternatives))), table
+    return re.compile(plain_trie(list(table))), table  # a trie: longest term first
 
 
 def _term_edits(text: str) -> list[Edit]:
