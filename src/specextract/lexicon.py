@@ -75,6 +75,7 @@ def _chip_lexicon() -> tuple[re.Pattern, dict[str, dict[str, str]]]:
     return re.compile(_alias_regex([r["alias"] for r in rows])), by_alias
 
 
+@lru_cache(maxsize=4096)
 def _norm_alias(text: str) -> str:
     return re.sub(r"[\s\-]", "", text).lower()
 
@@ -94,6 +95,7 @@ SYSTEM_BEFORE = re.compile(r"(?:DGX|SuperPOD|ExaPOD|集群|超算|超级计算�
                            r"|(?:[2-9]|八|四|两)\s*(?:卡|-GPU|GPU|x|路|颗|张|块)\s*(?:HGX|DGX)?)\s*$", re.IGNORECASE)
 SYSTEM_AFTER = re.compile(r"^\s*(?:NVL(?:72|36|576)|SuperPOD|集群|超算|服务器|Station|8-GPU|八卡|8卡)",
                           re.IGNORECASE)
+VARIANT_STARTS = frozenset("0123456789SsPpNnAa")  # first characters of data/variants.tsv
 VARIANT_SEP = re.compile(r"[\s\-_/]{0,2}")
 
 
@@ -135,6 +137,9 @@ def read_variant(text: str, pos: int) -> tuple[str, int]:
     """Variant words right after a chip name ("80GB SXM4"); returns (variant, end)."""
     parts: list[str] = []
     end = pos
+    nxt = text[pos:pos + 3].lstrip(" -_/")
+    if not nxt or nxt[0] not in VARIANT_STARTS:
+        return "", pos  # the common case: nothing that could be a variant follows
     while len(parts) < 3:
         sep = VARIANT_SEP.match(text, end)
         at = sep.end()

@@ -157,9 +157,9 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
         real = [c for c in s_c if not c.system]
         if real:
             ctx = _Sentence(text, sent, s_c, s_k, s_f, topic, [])
-            subjects = [c for c in real if not ctx._is_baseline(c)]
-            if subjects:  # a sentence that only names a baseline keeps the topic
-                topic = subjects[0]
+            first = next((c for c in real if not ctx._is_baseline(c)), None)
+            if first is not None:  # a sentence that only names a baseline keeps the topic
+                topic = first
             distinct = list({c.entity: c for c in real}.values())
             if len(distinct) >= 2:
                 group = distinct
