@@ -58,7 +58,7 @@ def find_all(text: str) -> Found:
     masked = _mask(text, sorted([(c.start, c.end) for c in chips]
                                 + [(k.start, k.end) for k in keywords + qualifiers
                                    if LATIN_OR_DIGIT.match(text, k.start)
-                                   and k.attribute != "pcie_gen"]))
+                                   and k.attribute not in ("pcie_gen", "-")]))
     quantities = find_quantities(masked, regions)
     return Found(text, masked, chips, keywords, qualifiers, quantities)
 

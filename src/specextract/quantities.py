@@ -123,11 +123,11 @@ def find_quantities(text: str, regions=None) -> list[Quantity]:
         q = _quantity(text, m)
         if q is not None:
             out.append(q)
-    ordinals = _ordinals(text, regions)
-    if ordinals:  # "PCIe 4.0" is an ordinal, not the number 4.0
-        spans = [(o.start, o.end) for o in ordinals]
+    special = _ordinals(text, regions) + _node_names(text, regions)
+    if special:  # "PCIe 4.0" is an ordinal and "TSMC 4N" a node, not the numbers 4.0 and 4
+        spans = [(o.start, o.end) for o in special]
         out = [q for q in out if not any(s < q.end and q.start < e for s, e in spans)]
-    out.extend(ordinals)
+    out.extend(special)
     out.extend(_ratio_words(text, regions))
     out.sort(key=lambda q: q.start)
     return _share_units(text, _mark_ranges(text, out))
@@ -270,6 +270,16 @@ def _ordinals(text: str, regions=None) -> list[Quantity]:
         out.append(Quantity(m.start(), m.end(), Decimal(n), 0, "ordinal", written,
                             m.start(), m.end()))
     return out
+
+
+FOUNDRY_NODE = re.compile(r"(?:TSMC|台积电|Samsung|三星)[\s']*(?:s\s+)?(?P<n>[3-9])(?:NP|N)(?![a-z0-9])")
+
+
+def _node_names(text: str, regions=None) -> list[Quantity]:
+    """A foundry's node name ("TSMC 4N", "Samsung 8N"): the process node in nm."""
+    return [Quantity(m.start("n"), m.end(), Decimal(m.group("n")), 0, "length", "N",
+                     m.start("n"), m.end("n"))
+            for m in _scan(FOUNDRY_NODE, text, regions)]
 
 
 def _ratio_words(text: str, regions=None) -> list[Quantity]:

@@ -29,8 +29,8 @@ EMPTY_CELL = re.compile(r"N/A|n/a|不支持|暂无|未公布|TBD|—|(?<![\w.])-
 SEPARATOR_ROW = re.compile(r"^[\s|:\-+=]*$")
 WIDE_GAP = re.compile(r"\t|\s{2,}| \| |\|")
 HEADER_GAP = re.compile(r"^[\s|/]*(?:vs\.?|VS)?[\s|/]*$")
-RUN_GAP = re.compile(r"^[\s|/、,，;；]*$")
-LABEL_TAIL = re.compile(r"^(?:[\s|:：/]|数量|个数|数|\([^)]{0,8}\)|（[^）]{0,8}）)*$")
+RUN_GAP = re.compile(r"^[\s|/、,，;；]*(?:TSMC|台积电|Samsung|三星)?[\s']*$")  # "TSMC 4NSamsung 8N"
+LABEL_TAIL = re.compile(r"^(?:[\s|:：/]|数量|个数|数|\([^)]{0,8}\)|（[^）]{0,8}）|TSMC|台积电|Samsung|三星)*$")
 OP_BEFORE = re.compile(r"(?:>|≥|超过|more than|over)\s*$", re.IGNORECASE)
 UNIT_FOR_ATTRIBUTE = {"memory_size": ("bytes", "GB"), "memory_bandwidth": ("bandwidth", "GB/s"),
                       "nvlink_bandwidth": ("bandwidth", "GB/s"), "tdp": ("power", "W"),
@@ -104,6 +104,8 @@ def _chip_of(found: Found, cell: Span) -> Mention | None:
 
 def _read_grid(found: Found, rows: list[list[Span]]) -> list[Draft]:
     header = rows[0]
+    if _header_lacks_label(found.text, rows):  # "         L40S   A100   H100": no label above the labels
+        header = [Span(header[0].start, header[0].start)] + header
     col_chips = {j: _chip_of(found, c) for j, c in enumerate(header) if j}
     col_chips = {j: c for j, c in col_chips.items() if c is not None}
     row_chips = {i: _chip_of(found, r[0]) for i, r in enumerate(rows) if i}
@@ -120,6 +122,21 @@ def _read_grid(found: Found, rows: list[list[Span]]) -> list[Draft]:
             for j in range(1, min(len(row), len(header))):
                 out.extend(_cell_drafts(found, chip, header[j], row[j]))
     return out
+
+
+def _header_lacks_label(text: str, rows: list[list[Span]]) -> bool:
+    """An aligned table whose header row leaves the label column empty: it has one cell
+    fewer than most rows, and its first cell starts right of the rows' first cells."""
+    header, body = rows[0], rows[1:]
+    widths = [len(r) for r in body]
+    common = max(set(widths), key=widths.count)
+    if len(header) != common - 1:
+        return False
+
+    def column(span: Span) -> int:
+        return span.start - (text.rfind("\n", 0, span.start) + 1)
+
+    return all(column(header[0]) > column(r[0]) + 2 for r in body if len(r) == common)
 
 
 @lru_cache(maxsize=1)
