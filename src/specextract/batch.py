@@ -6,35 +6,49 @@
 One per-document function, :func:`process_task`, runs wherever the executor puts it (this
 process, a local worker pool, a Dask worker): it reads the file (or takes its bytes),
 hashes it, and unless the store already holds that content for this pipeline version,
-normalizes and extracts it. It returns a plain dict (picklable, no records). The parent
-checks the claims against the reference and writes each document in one transaction,
-in input order, so every executor yields the same store.
+normalizes, extracts and checks it against the run's reference table (loaded once per
+worker). It returns a plain dict (picklable, no records). The parent only writes: each
+document in one transaction, in input order, so every executor yields the same store.
+(A worker that cannot check, e.g. a Dask worker without the reference file, returns the
+claims unchecked and the parent checks them.)
 
 Per document the store decides: same content and pipeline → skip (or, if only the
 reference or checker changed, re-check the stored claims without extracting); otherwise
 extract and replace the document's claims. Failed documents are always retried.
+
+Bounded per document: files above ``max_bytes`` fail as "too-large" before they are
+read; long documents are extracted in blocks (:mod:`specextract.blocks`); a document
+still running after ``timeout`` seconds fails as "timeout" (where the worker runs tasks
+in its main thread: this process and ``--workers``). Whatever one document does, the
+run goes on: every failure becomes that document's reason in the store.
 """
 from __future__ import annotations
 
 import hashlib
+import signal
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from pathlib import Path
 from typing import Protocol
 
-from . import pipeline
+from .blocks import extract_blocks
 from .check import check
 from .errors import DocumentError, SpecExtractError
-from .ingest import document_from_bytes, read_bytes
+from .ingest import MAX_BYTES, decode_document, read_bytes
 from .records import Claim
-from .reference import Reference
+from .reference import Reference, load_reference
 from .store import Store
 from .versions import check_version, pipeline_version
 
 OK, ERROR, UNCHANGED = "ok", "error", "unchanged"
 INT_FIELDS = frozenset({"start", "end", "precision_exp"})
+CLAIM_FIELDS = tuple(f.name for f in fields(Claim))
+TIMEOUT = 300.0          # seconds per document (README: Bad input)
+REPAIRED = "repaired"    # the reason an ok document carries when decoding mended bytes
 
 
 class BatchError(SpecExtractError):
@@ -54,7 +68,32 @@ class RunResult:
     run_id: int
     counts: Counter = field(default_factory=Counter)
     failures: list[tuple[str, str, str]] = field(default_factory=list)  # path, reason, error
+    repairs: list[tuple[str, str]] = field(default_factory=list)  # path, what was mended
     interrupted: bool = False
+
+
+class DocumentTimeout(BaseException):
+    """Raised in a document's task when it runs past its time limit (a BaseException, so
+    that no ``except Exception`` on the way swallows it)."""
+
+
+@contextmanager
+def time_limit(seconds: float | None):
+    """Raise DocumentTimeout after ``seconds`` (only in a main thread, with SIGALRM)."""
+    if not seconds or not hasattr(signal, "setitimer") \
+            or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum, frame):
+        raise DocumentTimeout
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 # --- the per-document function (runs in workers) ---------------------------------------
@@ -62,27 +101,106 @@ def process_task(task: dict) -> dict:
     """Read, hash and (unless unchanged) extract one document; a plain dict back."""
     path, key = task["path"], task.get("key", task["path"])
     out = {"path": key, "doc_id": doc_id_of(key), "pipeline_version": pipeline_version()}
+    limit = task.get("max_bytes") or MAX_BYTES
     try:
-        data = task["data"] if task.get("data") is not None else read_bytes(Path(path))
-        digest = hashlib.sha256(data).hexdigest()
-        out.update(content_hash=digest, size=len(data))
-        if task.get("known_hash") == digest:
-            return {**out, "status": UNCHANGED}
-        doc = document_from_bytes(key, data)
-        result = pipeline.process_document(doc)
+        with time_limit(task.get("timeout", TIMEOUT)):
+            data = task["data"] if task.get("data") is not None else read_bytes(Path(path), limit)
+            digest = hashlib.sha256(data).hexdigest()
+            out.update(content_hash=digest, size=len(data))
+            if task.get("known_hash") == digest:
+                return _unchanged({**out, "status": UNCHANGED}, task)
+            doc, repairs = decode_document(key, data, limit)
+            claims, script = extract_blocks(doc)
     except DocumentError as exc:
         return {**out, "status": ERROR, "reason": exc.reason, "error": safe_text(str(exc))}
+    except DocumentTimeout:
+        return {**out, "status": ERROR, "reason": "timeout",
+                "error": safe_text(f"{key}: timeout (still running after "
+                                   f"{task.get('timeout', TIMEOUT):g} s)")}
+    except RecursionError:
+        return {**out, "status": ERROR, "reason": "internal-error",
+                "error": safe_text(f"{key}: internal-error (RecursionError)")}
     except Exception as exc:  # noqa: BLE001 - an extractor bug on one file must not stop a batch
         return {**out, "status": ERROR, "reason": "internal-error",
-                "error": safe_text(f"{path}: internal-error ({type(exc).__name__}: {exc})")}
-    return {**out, "status": OK, "encoding": doc.encoding, "format": doc.format,
-            "script": result.normalized.script, "text": doc.text,
-            "claims": [c.as_row() for c in result.claims]}
+                "error": safe_text(f"{key}: internal-error ({type(exc).__name__}: {exc})")}
+    result = {**out, "status": OK, "encoding": doc.encoding, "format": doc.format,
+              "script": script, "text": doc.text, **_checked_here(task, claims)}
+    if repairs:
+        result.update(reason=REPAIRED, error=safe_text(f"{key}: " + "; ".join(repairs)))
+    _stage_page(task, result)
+    return result
 
 
 def process_partition(fn: Callable[[dict], dict], tasks: list[dict]) -> list[dict]:
     """A Dask task: one partition of documents."""
     return [fn(task) for task in tasks]
+
+
+# Checking runs where the document was extracted. A task names the run's reference table
+# (path, version, ratios version, checker version); the worker loads it once and returns
+# the checked rows with the checker version that made them. A worker that cannot (another
+# table or checker there, no such file, a checker error) returns the rows unchecked, and
+# the parent checks them as it always could.
+_worker_references: dict[tuple, Reference | None] = {}
+
+
+def reference_spec(ref: Reference) -> tuple[str, str, str, str]:
+    """What a task carries so that a worker can check against ``ref``."""
+    return (str(Path(ref.path).resolve()), ref.version, ref.ratios_version, check_version(ref))
+
+
+def _worker_reference(spec: tuple | None) -> Reference | None:
+    if not spec:
+        return None
+    spec = tuple(spec)
+    if spec not in _worker_references:
+        try:
+            ref = load_reference(spec[0])
+            if (ref.version, ref.ratios_version, check_version(ref)) != spec[1:]:
+                ref = None
+        except Exception:  # noqa: BLE001 - the parent checks instead
+            ref = None
+        _worker_references[spec] = ref
+    return _worker_references[spec]
+
+
+def _checked_here(task: dict, claims: list[Claim]) -> dict:
+    """{"claims": rows} for a result: checked (and "checked": checker version) if this
+    process can check against the run's reference, else unchecked."""
+    ref = _worker_reference(task.get("reference"))
+    if ref is not None:
+        try:
+            return {"claims": checked_rows(claims, ref), "checked": task["reference"][3]}
+        except Exception:  # noqa: BLE001 - the parent checks again and records the failure
+            pass
+    return {"claims": [c.as_row() for c in claims]}
+
+
+def _stage_page(task: dict, result: dict) -> None:
+    """Draw the report page of a document checked here, for the parent to move into place
+    (the task names the report's staging folder; see report.stage_page)."""
+    if not task.get("pages") or result.get("checked") is None:
+        return
+    try:
+        from .report import page_state, stage_page
+        stage_page(task["pages"], result, result["claims"],
+                   page_state(result["content_hash"], result["pipeline_version"],
+                              result["checked"]))
+    except Exception:  # noqa: BLE001 - the report draws the page itself then
+        pass
+
+
+def _unchanged(result: dict, task: dict) -> dict:
+    """An unchanged document; its stored claims re-checked when the task carries them
+    (only the reference table or the checker changed)."""
+    stored = task.get("stored")
+    ref = _worker_reference(task.get("reference")) if stored is not None else None
+    if ref is not None:
+        try:
+            result.update(claims=checked_rows(stored, ref), checked=task["reference"][3])
+        except (Exception, DocumentTimeout):  # noqa: BLE001 - the parent re-checks
+            result.pop("claims", None)
+    return result
 
 
 def safe_text(text: str) -> str:
@@ -99,32 +217,46 @@ def doc_id_of(path: str) -> str:
 def claim_from_row(row: dict[str, str]) -> Claim:
     """The Claim a stored (or worker) row describes; the inverse of Claim.as_row()."""
     kwargs = {}
-    for f in fields(Claim):
-        value = row.get(f.name, "")
-        if f.name == "value":
+    for name in CLAIM_FIELDS:
+        value = row.get(name, "")
+        if name == "value":
             value = Decimal(value)
-        elif f.name in INT_FIELDS:
+        elif name in INT_FIELDS:
             value = int(value or 0)
-        kwargs[f.name] = value
+        kwargs[name] = value
     return Claim(**kwargs)
 
 
-def checked_rows(rows: list[dict[str, str]], ref: Reference) -> list[dict[str, str]]:
-    """Check one document's claims; the store's rows, in the same order."""
-    return [c.as_row() for c in check([claim_from_row(r) for r in rows], ref)]
+def checked_rows(rows: list[dict[str, str]] | list[Claim], ref: Reference) -> list[dict[str, str]]:
+    """Check one document's claims (rows, or the Claims themselves); the store's rows, in
+    the same order."""
+    claims = [r if isinstance(r, Claim) else claim_from_row(r) for r in rows]
+    return [c.as_row() for c in check(claims, ref)]
 
 
 # --- the parent: decide, check, write --------------------------------------------------
-def make_task(path: Path, store: Store, version: str, send_bytes: bool = False) -> dict:
+def make_task(path: Path, store: Store, version: str, send_bytes: bool = False, *,
+              max_bytes: int | None = None, timeout: float | None = None,
+              reference: tuple | None = None, pages: str | None = None) -> dict:
     real = str(Path(path).absolute())
     key = safe_text(real)          # the store's key; differs only for undecodable names
     known = store.known(key)
     task = {"path": real} if key == real else {"path": real, "key": key}
+    if max_bytes is not None:
+        task["max_bytes"] = max_bytes
+    if timeout is not None:
+        task["timeout"] = timeout
+    if reference is not None:
+        task["reference"] = reference
+    if pages is not None:
+        task["pages"] = pages
     if known and known.status == OK and known.pipeline_version == version:
         task["known_hash"] = known.content_hash
+        if reference is not None and known.check_version != reference[3]:
+            task["stored"] = list(store.claim_rows(path=key))   # to re-check if unchanged
     if send_bytes:
         try:
-            task["data"] = read_bytes(Path(real))
+            task["data"] = read_bytes(Path(real), max_bytes or MAX_BYTES)
         except DocumentError:
             pass  # the worker reads it again and reports the reason
     return task
@@ -132,13 +264,19 @@ def make_task(path: Path, store: Store, version: str, send_bytes: bool = False) 
 
 def run_batch(paths: Iterable[Path], store: Store, ref: Reference, executor: Executor, *,
               inputs: str = "", on_result: Callable[[str, Counter], None] | None = None,
-              ) -> RunResult:
-    """Process every path; the store holds the outcome even if this is interrupted."""
+              max_bytes: int | None = None, timeout: float | None = None,
+              pages: str | Path | None = None) -> RunResult:
+    """Process every path; the store holds the outcome even if this is interrupted.
+    ``pages``: a folder where workers draw the report pages of the documents they
+    process (report.staging_folder)."""
     version, checker = pipeline_version(), check_version(ref)
     run = RunResult(store.start_run(inputs=inputs, executor=executor.name,
                                     pipeline_version=version, reference_version=ref.version,
                                     reference_path=ref.path))
-    tasks = (make_task(p, store, version, executor.send_bytes) for p in paths)
+    spec = reference_spec(ref)
+    tasks = (make_task(p, store, version, executor.send_bytes, max_bytes=max_bytes,
+                       timeout=timeout, reference=spec,
+                       pages=None if pages is None else str(pages)) for p in paths)
     try:
         for result in executor.map(process_task, tasks):
             outcome = apply_result(result, store, ref, version, checker, run)
@@ -159,10 +297,22 @@ def apply_result(result: dict, store: Store, ref: Reference, version: str, check
         raise BatchError(f"a worker runs another specextract pipeline "
                          f"({result['pipeline_version']}, this one is {version}); "
                          "install the same version on every worker")
-    outcome, claims = _write(result, store, ref, version, checker)
+    try:
+        outcome, claims = _write(result, store, ref, version, checker)
+    except Exception as exc:  # noqa: BLE001 - a checker bug or data SQLite refuses
+        error = safe_text(f"{result['path']}: internal-error while checking and storing "
+                          f"({type(exc).__name__}: {exc})")
+        if result["status"] == UNCHANGED:  # keep what the store holds; report only
+            outcome, claims, result = "failed", 0, {**result, "reason": "internal-error",
+                                                      "error": error}
+        else:  # the document fails in the store; the run goes on (disk full stops it)
+            result = {**result, "status": ERROR, "reason": "internal-error", "error": error}
+            outcome, claims = _write(result, store, ref, version, checker)
     run.counts.update({"documents": 1, outcome: 1, "claims": claims})
     if outcome == "failed":
         run.failures.append((result["path"], result["reason"], result["error"]))
+    elif outcome == "processed" and result.get("reason") == REPAIRED:
+        run.repairs.append((result["path"], result["error"]))
     return outcome
 
 
@@ -174,7 +324,9 @@ def _write(result: dict, store: Store, ref: Reference, version: str,
         known = store.known(path)
         if known.check_version == checker:
             return "unchanged", known.n_claims
-        rows = checked_rows(list(store.claim_rows(path=path)), ref)
+        rows = result.get("claims") if result.get("checked") == checker else None
+        if rows is None:
+            rows = checked_rows(list(store.claim_rows(path=path)), ref)
         store.put_verdicts(path, rows, ref.version, checker)
         return "rechecked", len(rows)
     record = {k: result.get(k) for k in ("path", "doc_id", "content_hash", "size", "encoding",
@@ -183,7 +335,8 @@ def _write(result: dict, store: Store, ref: Reference, version: str,
     if result["status"] == ERROR:
         store.put_document(record, [])
         return "failed", 0
-    rows = checked_rows(result["claims"], ref)
+    rows = (result["claims"] if result.get("checked") == checker
+            else checked_rows(result["claims"], ref))
     record.update(reference_version=ref.version, check_version=checker)
     store.put_document(record, rows)
     return "processed", len(rows)
@@ -198,5 +351,12 @@ def summary_text(run: RunResult, store: Store) -> str:
     verdicts = store.verdict_counts()
     if verdicts:
         lines.append("store: " + ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items())))
-    lines.extend(f"failed: {error}" for _, _, error in run.failures)
+    lines.extend(f"failed: {printable(error)}" for _, _, error in run.failures)
+    lines.extend(f"repaired: {printable(note)}" for _, note in run.repairs)
     return "\n".join(lines)
+
+
+def printable(text: str) -> str:
+    """One line of text for a terminal: control characters (a newline in a file name,
+    an escape sequence) spelled out."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

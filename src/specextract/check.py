@@ -8,22 +8,24 @@ chip and attribute disagrees with. ``consensus`` tabulates values across documen
 """
 from __future__ import annotations
 
-from collections import defaultdict
+import re
+from collections import OrderedDict, defaultdict
 from dataclasses import replace
 from decimal import Decimal
 from itertools import combinations
 from typing import Iterable
-
-import pandas as pd
 
 from .diagnose import diagnose
 from .records import Claim, CheckedClaim, format_decimal
 from .reference import Reference, load_reference
 from .reference_rules import entity_key
 from .rowselect import Selection, qualifiers_compatible, select_rows, variants_compatible
-from .schema import CONTRADICTED, UNVERIFIABLE
+from .schema import ATTRIBUTE_UNITS, CONTRADICTED, UNVERIFIABLE
 from .speedup import Candidate, from_row, speedup_candidates
 from .verdicts import judge, sort_key, within_tolerance
+
+TOPS_WORD = re.compile(r"TOPS", re.I)    # as diagnose._unit searches a surface
+FLOP_WORD = re.compile(r"FLOP", re.I)
 
 
 def check(claims: Iterable[Claim], reference: Reference | None = None) -> list[CheckedClaim]:
@@ -40,28 +42,41 @@ def check(claims: Iterable[Claim], reference: Reference | None = None) -> list[C
     return checked
 
 
-VERDICT_CACHE_SIZE = 50_000
-_verdicts: dict[tuple, CheckedClaim] = {}
+VERDICT_CACHE_SIZE = 8_192         # least recently used first out: memory stays flat
+_verdicts: OrderedDict[tuple, tuple] = OrderedDict()  # judged key -> CheckedClaim fields
 
 
 def _judged_key(claim: Claim, ref: Reference) -> tuple:
-    """Everything a verdict depends on: the claim's figure, not where it was written."""
+    """Everything a verdict and its diagnosis depend on: the claim's figure, not where it
+    was written (of the surface, only whether it spells the other unit: diagnose._unit)."""
     return (ref.version, ref.ratios_version, claim.entity, claim.attribute, claim.value,
             claim.precision_exp, claim.variant, claim.operator, claim.qualifier,
-            claim.baseline, claim.metric)
+            claim.baseline, claim.metric, _unit_spelling(claim))
+
+
+def _unit_spelling(claim: Claim) -> tuple[bool, bool]:
+    """What diagnose._unit reads in a TFLOPS or TOPS claim's surface."""
+    if claim.attribute not in ATTRIBUTE_UNITS or ATTRIBUTE_UNITS[claim.attribute] not in (
+            "TFLOPS", "TOPS"):
+        return (False, False)
+    return (bool(TOPS_WORD.search(claim.surface)), bool(FLOP_WORD.search(claim.surface)))
 
 
 def _check_safely(claim: Claim, ref: Reference) -> CheckedClaim:
     """check_one, but a claim the rules cannot handle is unverifiable, not an exception.
-    The same figure of the same chip (common across a day's articles) is judged once."""
+    The same figure of the same chip (common across a day's articles) is judged once; the
+    cache keeps the verdict's fields only (not the claim, its sentence or its surface)."""
     key = _judged_key(claim, ref)
     hit = _verdicts.get(key)
     if hit is not None:
-        return replace(hit, claim=claim)
+        _verdicts.move_to_end(key)
+        return CheckedClaim(claim, *hit)
     result = _check_uncached(claim, ref)
-    if len(_verdicts) >= VERDICT_CACHE_SIZE:
-        _verdicts.clear()
-    _verdicts[key] = result
+    while len(_verdicts) >= max(VERDICT_CACHE_SIZE, 1):
+        _verdicts.popitem(last=False)
+    _verdicts[key] = (result.verdict, result.expected, result.expected_variant,
+                      result.expected_condition, result.deviation, result.diagnosis,
+                      result.source, result.confidence, result.self_contradiction, result.notes)
     return result
 
 
@@ -162,9 +177,12 @@ CONSENSUS_COLUMNS = ("entity", "attribute", "baseline", "metric", "value", "unit
                      "claims", "verdicts", "reference_values")
 
 
-def consensus(checked_claims: Iterable[CheckedClaim], reference: Reference | None = None) -> pd.DataFrame:
+def consensus(checked_claims: Iterable[CheckedClaim],
+              reference: Reference | None = None) -> "pandas.DataFrame":  # noqa: F821
     """One line per (entity, attribute, value): how many documents state it, their verdicts,
-    and the reference's values for that chip and attribute."""
+    and the reference's values for that chip and attribute. (pandas is imported here only:
+    a batch run never needs it; the report computes the same table in SQL.)"""
+    import pandas as pd
     ref = reference if reference is not None else load_reference()
     groups: dict[tuple, list[CheckedClaim]] = defaultdict(list)
     for item in checked_claims:

@@ -80,13 +80,20 @@ def normalize(file: Path, as_json: bool) -> None:
               help="With --dask: send file contents to the workers instead of paths.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: only on a terminal).")
+@click.option("--max-size", "max_mb", type=click.FloatRange(min=0, min_open=True),
+              default=8.0, show_default=True,
+              help="Larger files (MiB) fail as too-large without being read.")
+@click.option("--timeout", type=click.FloatRange(min=0), default=300.0, show_default=True,
+              help="Seconds one document may take before it fails as timeout (0: none; "
+                   "not applied on Dask workers).")
 @REFERENCE_OPTION
 def run(inputs: tuple[str, ...], out_dir: Path, db_path: Path | None, workers: int,
-        dask_address: str | None, send_bytes: bool, progress: bool | None,
-        reference_path: str | None) -> None:
+        dask_address: str | None, send_bytes: bool, progress: bool | None, max_mb: float,
+        timeout: float, reference_path: str | None) -> None:
     """Extract and check INPUTS (files, folders, globs) into a store, claims.csv and a report.
 
-    Incremental: unchanged documents are skipped; exit status 1 if any document failed.
+    Incremental: unchanged documents are skipped; exit status 1 if any document failed
+    (each is stored and summarised with its reason), 2 on usage errors.
 
     \b
     Example:
@@ -106,7 +113,8 @@ def run(inputs: tuple[str, ...], out_dir: Path, db_path: Path | None, workers: i
     executor = (DaskExecutor(dask_address, send_bytes=send_bytes) if dask_address else
                 PoolExecutor(workers) if workers > 1 else LocalExecutor())
     sys.exit(run_job(inputs, out_dir, executor=executor, db=db_path,
-                     reference_path=reference_path, progress=progress, echo=click.echo))
+                     reference_path=reference_path, progress=progress, echo=click.echo,
+                     max_bytes=int(max_mb * 1024 * 1024), timeout=timeout or None))
 
 
 @cli.command()

@@ -8,6 +8,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import re
+from bisect import bisect_left, bisect_right
 from decimal import Decimal
 
 from .records import Claim, format_decimal
@@ -116,9 +117,8 @@ def _family(attribute: str) -> tuple[str, ...]:
 
 def _misattributed(claim: Claim, ref: Reference, sel: Selection | None = None) -> list[str]:
     own = entity_key(claim.entity)
-    hits = [r for a in _family(claim.attribute) for r in ref.attribute_rows(a)
-            if r.value is not None and entity_key(r.entity) != own
-            and _same_figure(claim, r)]
+    hits = [r for r in _near_figures(ref, _family(claim.attribute), claim.value)
+            if entity_key(r.entity) != own and _same_figure(claim, r)]
     hits.sort(key=lambda r: (r.preliminary, chain_distance(claim.entity, r.entity),
                              deviation(claim.value, r.value), r.entity))
     names = list(dict.fromkeys(r.entity for r in hits))
@@ -129,6 +129,48 @@ def _misattributed(claim: Claim, ref: Reference, sel: Selection | None = None) -
     early = " (a preliminary figure)" if first.preliminary else ""
     return [f"{MISATTRIBUTED}: {_num(claim.value)} is {first.entity}'s {first.attribute} figure "
             f"({_fig(first)}){early}{also}"]
+
+
+# A row is another chip's figure only within MATCH_MAX of the claim (_same_figure); the
+# window below is a little wider, so rounding in the float bounds never loses a row.
+_LOW, _HIGH = 1 / (1 + float(MATCH_MAX)) * (1 - 1e-9), 1 / (1 - float(MATCH_MAX)) * (1 + 1e-9)
+
+
+def _value_index(ref: Reference, attribute: str) -> tuple[list[float], list[tuple[int, RefRow]],
+                                                           list[tuple[int, RefRow]]]:
+    """Rows of one attribute with a figure, as (position in ref.attribute_rows, row):
+    positive figures sorted by value (with their values as floats, for bisect), and the
+    others (zero or negative) apart. Built once per table."""
+    cache = ref.memo("diagnose.values")
+    found = cache.get(attribute)
+    if found is None:
+        positive, other = [], []
+        for pos, row in enumerate(ref.attribute_rows(attribute)):
+            if row.value is None:
+                continue
+            (positive if row.value > 0 else other).append((float(row.value), pos, row))
+        positive.sort(key=lambda item: (item[0], item[1]))
+        found = cache[attribute] = ([v for v, _, _ in positive],
+                                    [(pos, row) for _, pos, row in positive],
+                                    [(pos, row) for _, pos, row in other])
+    return found
+
+
+def _near_figures(ref: Reference, attributes: tuple[str, ...], value: Decimal) -> list[RefRow]:
+    """Rows of ``attributes`` with a figure that can be within MATCH_MAX of ``value``, in
+    ref.attribute_rows order (attribute by attribute): every row _same_figure can accept."""
+    out: list[RefRow] = []
+    number = float(value)
+    for attribute in attributes:
+        values, rows, other = _value_index(ref, attribute)
+        picked = list(other)
+        if number > 0:
+            lo = bisect_left(values, number * _LOW)
+            hi = bisect_right(values, number * _HIGH)
+            picked += rows[lo:hi]
+        picked.sort(key=lambda item: item[0])
+        out += [row for _, row in picked]
+    return out
 
 
 def _wrong_variant(claim: Claim, ref: Reference, sel: Selection | None = None) -> list[str]:
@@ -152,9 +194,8 @@ def _same_figure(claim: Claim, row: RefRow) -> bool:
 def _wrong_precision(claim: Claim, ref: Reference, sel: Selection | None = None) -> list[str]:
     if claim.attribute not in PRECISION_ATTRIBUTES:
         return []
-    rows = [r for a in (*COMPUTE_ATTRIBUTES, "fp64_tensor")
-            for r in select_rows(ref, claim.entity, a, claim.variant).rows
-            if r.value is not None and matches(claim.value, r.value)]
+    rows = [r for r in _precision_rows(ref, claim.entity, claim.variant)
+            if matches(claim.value, r.value)]
     for row in sorted(rows, key=lambda r: (r.attribute != claim.attribute,
                                            deviation(claim.value, r.value))):
         sparse = "sparse" in row.qualifiers and "sparse" not in claim.qualifiers
@@ -165,6 +206,21 @@ def _wrong_precision(claim: Claim, ref: Reference, sel: Selection | None = None)
         return [f"{kind}: {_num(claim.value)} is {claim.entity}'s {row.attribute} figure "
                 f"({_fig(row)})"]
     return []
+
+
+def _precision_rows(ref: Reference, entity: str, variant: str) -> tuple[RefRow, ...]:
+    """The chip's applicable rows with a figure, of every precision (and FP64 Tensor), in
+    attribute order; once per table, chip and variant."""
+    cache = ref.memo("diagnose.precision_rows")
+    key = (entity, variant)
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= 10_000:
+            cache.clear()
+        found = cache[key] = tuple(
+            r for a in (*COMPUTE_ATTRIBUTES, "fp64_tensor")
+            for r in select_rows(ref, entity, a, variant).rows if r.value is not None)
+    return found
 
 
 def _unit(claim: Claim, numbers: list[Decimal]) -> list[str]:
@@ -179,23 +235,41 @@ def _unit(claim: Claim, numbers: list[Decimal]) -> list[str]:
         if ref_value == 0:
             continue
         ratio = claim.value / ref_value
-        if claim.unit in BYTE_UNITS and (_near(ratio, 8) or _near(ratio, Decimal(1) / 8)):
+        approx = float(ratio)
+        if claim.unit in BYTE_UNITS and ((_maybe_near(approx, 8.0) and _near(ratio, 8))
+                                         or (_maybe_near(approx, 0.125)
+                                             and _near(ratio, Decimal(1) / 8))):
             parts.append(f"{UNIT}: bits for bytes (Gb vs GB, factor 8: "
                          f"{_num(claim.value)} vs {_num(ref_value)})")
-        elif claim.unit in PREFIX_STEP and (_near(ratio, 1000) or _near(ratio, Decimal("0.001"))):
+        elif claim.unit in PREFIX_STEP and ((_maybe_near(approx, 1000.0) and _near(ratio, 1000))
+                                            or (_maybe_near(approx, 0.001)
+                                                and _near(ratio, Decimal("0.001")))):
             parts.append(f"{UNIT}: {PREFIX_STEP[claim.unit]} (factor 1000: "
                          f"{_num(claim.value)} vs {_num(ref_value)})")
     return parts[:2]
 
 
+NEAR_MAX = Decimal("0.02")
+POWERS = tuple((k, Decimal(10) ** k, 10.0 ** k) for k in (1, 2, 3, 4, -1, -2, -3, -4))
+
+
 def _near(ratio: Decimal, target: Decimal | int) -> bool:
-    return deviation(ratio, Decimal(target)) <= Decimal("0.02")
+    return deviation(ratio, Decimal(target)) <= NEAR_MAX
+
+
+def _maybe_near(ratio: float, target: float) -> bool:
+    """False only when ``_near`` is surely false (a float test with a wide margin)."""
+    return abs(ratio - target) <= 0.0201 * abs(target)
 
 
 def _magnitude(claim: Claim, numbers: list[Decimal]) -> list[str]:
     for ref_value in sorted(numbers, key=lambda v: deviation(claim.value, v)):
-        for k in (1, 2, 3, 4, -1, -2, -3, -4):
-            if ref_value and _near(claim.value / ref_value, Decimal(10) ** k):
+        if not ref_value:
+            continue
+        ratio = claim.value / ref_value
+        approx = float(ratio)
+        for k, power, fpower in POWERS:
+            if _maybe_near(approx, fpower) and _near(ratio, power):
                 if abs(k) == 3 and claim.unit in PREFIX_STEP:
                     continue  # reported as a unit mix-up
                 factor = f"{10 ** abs(k)}x {'too large' if k > 0 else 'too small'}"
@@ -224,17 +298,11 @@ def _speedup_parts(claim: Claim, verdict: str, ref: Reference,
     if not claim.metric:
         return _ratio_misattributed(claim, ref) if verdict == CONTRADICTED else []
     judged = {c.label for c in candidates}
-    pairs = metric_pairs(ref, claim.entity, claim.baseline, claim.metric, claim.variant,
-                         diagnose=True)
-    bottoms: dict[str, list[RefRow]] = {}
-    for _, bottom in pairs:
-        bottoms.setdefault(bottom.attribute, [])
-        if bottom not in bottoms[bottom.attribute]:
-            bottoms[bottom.attribute].append(bottom)
+    ratios, bottoms = _diagnose_ratios(ref, claim.entity, claim.baseline, claim.metric,
+                                       claim.variant)
     says_sparse = "sparse" in claim.qualifiers
     hits = []
-    for top, bottom in pairs:
-        cand = ratio_candidate(top, bottom)
+    for top, bottom, cand in ratios:
         if cand.label in judged or not matches(claim.value, cand.value):  # type: ignore[arg-type]
             continue  # a ratio the claim was judged against explains nothing
         cross = top.attribute != bottom.attribute
@@ -253,6 +321,26 @@ def _speedup_parts(claim: Claim, verdict: str, ref: Reference,
         return []
     _, kind, cand = min(hits, key=lambda h: h[0])
     return [f"{kind}: {_num(claim.value)}x is the ratio {cand.label} = {_num(cand.value)}"]
+
+
+def _diagnose_ratios(ref: Reference, subject: str, baseline: str, metric: str, variant: str
+                     ) -> tuple[tuple, dict[str, list[RefRow]]]:
+    """Every (top, bottom, ratio candidate) a wrong speed-up may have quoted, and the
+    baseline rows per attribute; once per table and arguments."""
+    cache = ref.memo("diagnose.ratios")
+    key = (subject, baseline, metric, variant)
+    found = cache.get(key)
+    if found is None:
+        pairs = metric_pairs(ref, subject, baseline, metric, variant, diagnose=True)
+        bottoms: dict[str, list[RefRow]] = {}
+        for _, bottom in pairs:
+            bottoms.setdefault(bottom.attribute, [])
+            if bottom not in bottoms[bottom.attribute]:
+                bottoms[bottom.attribute].append(bottom)
+        if len(cache) >= 10_000:
+            cache.clear()
+        found = cache[key] = (tuple((t, b, ratio_candidate(t, b)) for t, b in pairs), bottoms)
+    return found
 
 
 def _ratio_misattributed(claim: Claim, ref: Reference) -> list[str]:

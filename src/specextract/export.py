@@ -10,6 +10,7 @@ from typing import TextIO
 from .schema import CLAIM_COLUMNS, EXTRA_COLUMNS
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_FIRST = frozenset(FORMULA_START)
 
 
 def neutralise(cell: str) -> str:
@@ -37,10 +38,12 @@ def columns_for(rows: list[dict[str, str]]) -> list[str]:
     return [c for c in known if c in present or c in CLAIM_COLUMNS] + list(dict.fromkeys(extra))
 
 
-def write_csv(rows: Iterable[dict[str, str]], path: str | Path, excel: bool = False,
-              columns: list[str] | None = None) -> int:
+def write_csv(rows: Iterable[dict[str, str]] | Iterable[tuple], path: str | Path,
+              excel: bool = False, columns: list[str] | None = None) -> int:
     """Write rows; returns how many. ``excel`` adds a BOM so Excel reads UTF-8. With
-    ``columns`` given, rows are streamed instead of read into memory first."""
+    ``columns`` given, rows are streamed instead of read into memory first, and may be
+    tuples in the order of ``columns`` (e.g. ``Store.claim_values()``, straight from an
+    SQL cursor: None is an empty cell)."""
     if columns is None:
         rows = list(rows)
         columns = columns_for(rows)
@@ -59,12 +62,25 @@ def write_csv_to(rows: Iterable[dict[str, str]], fh: TextIO,
     if cols is None:
         rows = list(rows)
         cols = columns_for(rows)
-    writer = csv.DictWriter(fh, fieldnames=cols, extrasaction="ignore")
-    writer.writeheader()
+    writer = csv.writer(fh)
+    writer.writerow(cols)
     n = 0
     for n, r in enumerate(rows, 1):
-        writer.writerow({k: neutralise(str(r.get(k, ""))) for k in cols})
+        if isinstance(r, dict):
+            writer.writerow([neutralise(str(r.get(k, ""))) for k in cols])
+        else:
+            writer.writerow([_neutral_cell(v) for v in r])
     return n
+
+
+def _neutral_cell(value: object) -> object:
+    """One cursor value as neutralise(str(value)) would write it (None: an empty cell;
+    numbers as they are: csv writes them with str() and they are never formulas)."""
+    if value.__class__ is str:
+        return neutralise(value) if value[:1] in FORMULA_FIRST else value
+    if value is None or value.__class__ is int:
+        return value
+    return neutralise(str(value))
 
 
 def write_jsonl(rows: Iterable[dict[str, str]], path: str | Path) -> int:

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 from html import escape
 
 from .schema import VERDICTS
 
 SEVERITY = ("contradicted", "approximate", "unverifiable", "supported")
+HTML_SPECIAL = re.compile(r"[&<>\"']")
 SAFE_CHARS = re.compile(r"[^A-Za-z0-9_-]+")
 HTTP_URL = re.compile(r"https?://[^\s\"'<>]+")
 COLOURS = {"supported": "#b7e4c7", "approximate": "#ffe08a", "contradicted": "#ff9b9b",
@@ -35,6 +37,11 @@ mark{padding:1px 2px;border-radius:3px}mark sup{font-size:10px;margin-left:1px}
 """ + "".join(f".v-{v}{{background:{c}}}" for v, c in COLOURS.items())
 
 
+def esc(text: str) -> str:
+    """html.escape(text) (quotes too), without its five replaces when nothing needs it."""
+    return escape(text) if HTML_SPECIAL.search(text) else text
+
+
 def safe_name(path: str, doc_id: str) -> str:
     """A file name for a document's page that cannot leave the docs folder."""
     slug = SAFE_CHARS.sub("_", doc_id).strip("_")[:60] or "document"
@@ -42,9 +49,17 @@ def safe_name(path: str, doc_id: str) -> str:
 
 
 def page(title: str, body: str) -> str:
+    return page_head(title) + body + PAGE_TAIL
+
+
+def page_head(title: str) -> str:
+    """A page up to its body's content (for pages written in pieces)."""
     return (f"<!DOCTYPE html>\n<html lang=\"zh\"><head><meta charset=\"utf-8\">{CSP}"
-            f"<title>{escape(title)}</title><style>{CSS}</style></head>\n"
-            f"<body>\n{body}\n</body></html>\n")
+            f"<title>{esc(title)}</title><style>{CSS}</style></head>\n"
+            f"<body>\n")
+
+
+PAGE_TAIL = "\n</body></html>\n"
 
 
 def legend() -> str:
@@ -52,15 +67,16 @@ def legend() -> str:
         f"<span class=\"v-{v}\">{v}</span>" for v in VERDICTS) + "</p>")
 
 
+@lru_cache(maxsize=8192)   # a reference table's sources: the same few strings again and again
 def source_html(source: str) -> str:
     """A source cell: its http(s) URLs as links, everything else as escaped text."""
     out, last = [], 0
     for m in HTTP_URL.finditer(source):
-        out.append(escape(source[last:m.start()]))
-        url = escape(m.group(0), quote=True)
-        out.append(f"<a href=\"{url}\" rel=\"noopener noreferrer\">{escape(m.group(0))}</a>")
+        out.append(esc(source[last:m.start()]))
+        url = esc(m.group(0))
+        out.append(f"<a href=\"{url}\" rel=\"noopener noreferrer\">{esc(m.group(0))}</a>")
         last = m.end()
-    out.append(escape(source[last:]))
+    out.append(esc(source[last:]))
     return "".join(out)
 
 
@@ -96,11 +112,11 @@ def highlighted_text(text: str, rows: list[dict[str, str]]) -> str:
         verdict = min((rows[n - 1]["verdict"] for n in numbers), key=_severity)
         title = "\n\n".join(claim_summary(n, rows[n - 1]) for n in numbers)
         refs = ",".join(f"<a href=\"#row-{n}\">{n}</a>" for n in numbers)
-        out.append(escape(text[pos:start]))
-        out.append(f"<mark class=\"v-{escape(verdict, quote=True)}\" title=\"{escape(title, quote=True)}\">"
-                   f"{escape(text[start:end])}<sup>{refs}</sup></mark>")
+        out.append(esc(text[pos:start]))
+        out.append(f"<mark class=\"v-{esc(verdict)}\" title=\"{esc(title)}\">"
+                   f"{esc(text[start:end])}<sup>{refs}</sup></mark>")
         pos = end
-    out.append(escape(text[pos:]))
+    out.append(esc(text[pos:]))
     return "".join(out)
 
 
@@ -120,11 +136,11 @@ def claims_table(rows: list[dict[str, str]]) -> str:
         expected = f"{r['expected']} {r['unit']}" if r.get("expected") else ""
         body.append(
             f"<tr id=\"row-{n}\"><td class=\"num\">{n}</td>"
-            f"<td class=\"v-{escape(r['verdict'], quote=True)}\">{escape(r['verdict'])}</td>"
-            f"<td>{escape(_with_variant(r))}</td><td>{escape(r['attribute'])}</td>"
-            f"<td class=\"nw\">{escape(value)}</td><td>{escape(r['surface'])}</td>"
-            f"<td class=\"nw\">{escape(expected)}</td>"
-            f"<td>{escape(diagnosis)}</td><td class=\"src\">{source_html(r.get('source', ''))}</td></tr>")
+            f"<td class=\"v-{esc(r['verdict'])}\">{esc(r['verdict'])}</td>"
+            f"<td>{esc(_with_variant(r))}</td><td>{esc(r['attribute'])}</td>"
+            f"<td class=\"nw\">{esc(value)}</td><td>{esc(r['surface'])}</td>"
+            f"<td class=\"nw\">{esc(expected)}</td>"
+            f"<td>{esc(diagnosis)}</td><td class=\"src\">{source_html(r.get('source', ''))}</td></tr>")
     return f"<table>{head}{''.join(body)}</table>" if body else "<p>No claims found.</p>"
 
 
@@ -137,10 +153,10 @@ def _with_variant(r: dict[str, str]) -> str:
 
 def document_page(doc: dict, rows: list[dict[str, str]]) -> str:
     """The HTML of one document's page (``doc`` is a store documents row with text)."""
-    info = " · ".join(escape(str(doc.get(k) or "")) for k in ("script", "encoding", "format"))
+    info = " · ".join(esc(str(doc.get(k) or "")) for k in ("script", "encoding", "format"))
     body = (f"<p><a href=\"../index.html\">← report</a></p>"
-            f"<h1>{escape(doc['doc_id'])}</h1>"
-            f"<p class=\"muted\">{escape(doc['path'])}<br>{info} · {len(rows)} claims</p>"
+            f"<h1>{esc(doc['doc_id'])}</h1>"
+            f"<p class=\"muted\">{esc(doc['path'])}<br>{info} · {len(rows)} claims</p>"
             f"{legend()}<div class=\"layout\"><div><pre class=\"doc\">"
             f"{highlighted_text(doc.get('text') or '', rows)}</pre></div>"
             f"<div class=\"side\">{claims_table(rows)}</div></div>")

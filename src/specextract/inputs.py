@@ -23,9 +23,13 @@ def iter_input_files(inputs: Iterable[str | os.PathLike]) -> Iterator[Path]:
         if path.is_dir():
             yield from walk_folder(path)
         elif any(ch in text for ch in GLOB_CHARS) and not path.exists():
+            matched = False
             for match in sorted(glob.iglob(text, recursive=True)):
+                matched = True
                 found = Path(match)
                 yield from walk_folder(found) if found.is_dir() else (found,)
+            if not matched:  # reported missing, not dropped silently
+                yield path
         else:
             yield path
 

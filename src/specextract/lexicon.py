@@ -125,7 +125,7 @@ def find_chips(text: str) -> list[Mention]:
     return out
 
 
-NOT_A_CHIP_AFTER = re.compile(r"\s*(?:缓存|cache|Cache|快取|高速缓存)")
+NOT_A_CHIP_AFTER = re.compile(r"(?<!\s)\s*+(?:缓存|cache|Cache|快取|高速缓存)")
 
 
 def _in_context(text: str, m: re.Match, row: dict) -> bool:

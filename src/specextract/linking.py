@@ -55,20 +55,21 @@ PREDECESSOR_TAIL = re.compile(r"(?:前代|上一代|前一代|上代|之前的?|
 STRONG_COMPARE = re.compile(r"(?:比|相比|相较于?|较|对比|than|vs\.?|versus|compared\s+(?:to|with)|over)\s*$",
                             re.IGNORECASE)
 WITH = re.compile(r"(?:与|和|跟|同|像|like|as)\s*$", re.IGNORECASE)
-SAME_AS = re.compile(r"\s*(?:相比|相较|比较|对比|一样|相同|一致|保持一致|类似|持平|相当|差不多|的规格相同)")
+SAME_AS = re.compile(r"(?<!\s)\s*+(?:相比|相较|比较|对比|一样|相同|一致|保持一致|类似|持平|相当|差不多|的规格相同)")
 AFTER_RATIO = re.compile(r"(?:倍|×|\dx|times|%)\s*(?:faster|more|higher|larger|greater)?\s*(?:than|that of|over|the|of)?\s*(?:the|an?)?\s*$",
                          re.IGNORECASE)
 POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的|嘅|[（(])\s*$")
 POSSESSIVE_LIST = re.compile(r"^\s*(?:'s|’s|的|嘅)[^，。；;,\n]{0,30}[、/和与及]\s*$")
-PER_INSTANCE = re.compile(r"\s*的?\s*(?:MIG\s*)?(?:实例|切片|instances?|slices?)", re.IGNORECASE)
+PER_INSTANCE = re.compile(r"(?<!\s)\s*+的?\s*+(?:MIG\s*+)?(?:实例|切片|instances?|slices?)", re.IGNORECASE)
 PER_INSTANCE_BEFORE = re.compile(r"(?:每个|每一个|单个)(?:MIG)?实例\s*(?:有|为|是)?\s*$|(?:per|each) (?:MIG )?instance\s*$",
                                  re.IGNORECASE)
 REFUTED = re.compile(r"算错|记错|是错的|这是错的|说错|并不正确|不正确|谣传|以讹传讹|is wrong|is incorrect|is a myth|is false",
                      re.IGNORECASE)
 VENDOR_TAIL = re.compile(r"(?:NVIDIA|Nvidia|AMD|Google|Huawei|英伟达|华为)(?:'s|’s|的)?\s*$")
 METRIC_AFTER = re.compile(r"^\s*(?:the|its|their|in|of|on|的|更高的|更大的)?\s*$", re.IGNORECASE)
-IMPLICIT_GAIN = re.compile(r"[\d.]+\s*倍的?(?:性能)?提升|[\d.]+\s*(?:x|×|times)\s+(?:faster|the performance)",
+IMPLICIT_GAIN = re.compile(r"(?<![\d.])[\d.]++\s*+倍的?(?:性能)?提升|(?<![\d.])[\d.]++\s*+(?:x|×|times)\s++(?:faster|the performance)",
                            re.IGNORECASE)
+ARCH_SUFFIX = re.compile(r"架构|(?<=[A-Za-z])(?:\s++(?:GPU|generation)|\s*+architecture)", re.IGNORECASE)
 FROM = re.compile(r"(?:从|由)\s*$")
 PRONOUN_BASELINE = re.compile(r"(?:是|为|係|比)\s*(?:它|其|佢|this|it)\s*(?:的|嘅|'s)?", re.IGNORECASE)
 FROM_TO = re.compile(r"(?:从|由)\s*$")
@@ -528,7 +529,7 @@ class _Sentence:
             head = self.text[max(self.span.start, c.start - 10):c.start]
             head = PREDECESSOR_TAIL.sub("", head)
             strong = STRONG_COMPARE.search(head)
-            weak = WEAK_COMPARE.search(head) and re.match(r"\s*[的嘅]", self.text[c.end:q.start])
+            weak = WEAK_COMPARE.search(head) and re.match(r"(?<!\s)\s*+[的嘅]", self.text[c.end:q.start])
             if strong or weak:
                 subject = next((s for s in reversed(before[:i])
                                 if s.entity != c.entity and not self._is_baseline(s)), None)
@@ -553,9 +554,8 @@ class _Sentence:
         window = self.text[self.span.start:min(self.span.end, q.end + 30)]
         if cue_pattern("predecessor").search(window):
             return subject, pred.get(subject.entity, "")
-        for m in re.finditer(r"([A-Za-z\u4e00-\u9fff]+?)(?:架构|architecture|\s+GPU|\s+generation)",
-                             window, re.IGNORECASE):
-            word = m.group(1).lower()
+        for m in ARCH_SUFFIX.finditer(window):  # "Volta架构", "Hopper GPU": the word before
+            word = window[max(0, m.start() - 12):m.start()].lower()
             for name, chip in arch.items():
                 if word.endswith(name):
                     return subject, chip
@@ -576,7 +576,7 @@ class _Sentence:
         head = PREDECESSOR_TAIL.sub("", self.text[max(self.span.start, c.start - 16):c.start])
         tail = self.text[max(c.end, c.variant_end):c.end + 12]
         return bool(STRONG_COMPARE.search(head) or AFTER_RATIO.search(head) or FROM.search(head)
-                    or (WEAK_COMPARE.search(head) and re.match(r"\s*[的嘅]", tail))
+                    or (WEAK_COMPARE.search(head) and re.match(r"(?<!\s)\s*+[的嘅]", tail))
                     or (WITH.search(head) and SAME_AS.match(tail)))
 
     def _topic_if_free(self) -> Mention | None:

@@ -37,7 +37,7 @@ def _script(ch: str) -> str:
 def model_name(alias: str) -> str:
     """Mark a model name's flexible seams: spaces (space or hyphen), and the seam between
     a run of two or more letters and a digit (one optional space)."""
-    marked = re.sub(r"([A-Za-z]{2,})(\d)", lambda m: m.group(1) + FLEX_ONE + m.group(2), alias)
+    marked = re.sub(r"(?<![A-Za-z])([A-Za-z]{2,}+)(\d)", lambda m: m.group(1) + FLEX_ONE + m.group(2), alias)
     return marked.replace(" ", FLEX_SEP)
 
 

@@ -8,6 +8,7 @@ yields 7.8 and "A100" yields nothing.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import lru_cache
@@ -103,8 +104,8 @@ def ordinal_pattern() -> re.Pattern:
 
 
 RATIO_WORDS = re.compile(r"(?=[tTdDqQ翻])(?<![A-Za-z])(?P<w>(?i:twice|double[ds]?|triple[ds]?|quadruple[ds]?))(?![A-Za-z])|翻(?:了)?(?:一)?(?:番|倍)")
-RANGE_AFTER = re.compile(r"\s*(?:-|–|—|~|～|到|至|to)\s*(?:\d|[零一二两三四五六七八九十])")
-RANGE_JOIN = re.compile(r"\s*(?:-|–|—|~|～|到|至|to)\s*$")
+RANGE_AFTER = re.compile(r"(?<!\s)\s*+(?:-|–|—|~|～|到|至|to)\s*+(?:\d|[零一二两三四五六七八九十])")
+RANGE_JOIN = re.compile(r"(?<!\s)\s*+(?:-|–|—|~|～|到|至|to)\s*+$")
 
 
 def _scan(pattern: re.Pattern, text: str, regions):
@@ -133,9 +134,9 @@ def find_quantities(text: str, regions=None) -> list[Quantity]:
     return _share_units(text, _mark_ranges(text, out))
 
 
-SHARED_UNIT_BEFORE = re.compile(r"^[ \t]*\*?[ \t]*(?:\||/|、|和|与|及|(?i:and|or))[ \t]*$")
-SHARED_UNIT_AFTER = re.compile(r"^\*?[ \t]*[(（][ \t]*$")
-PAIR_JOIN = re.compile(r"^[ \t]*\*?[ \t]*[|/][ \t]*$")
+SHARED_UNIT_BEFORE = re.compile(r"^[ \t]*+\*?[ \t]*+(?:\||/|、|和|与|及|(?i:and|or))[ \t]*+$")
+SHARED_UNIT_AFTER = re.compile(r"^\*?[ \t]*+[(（][ \t]*+$")
+PAIR_JOIN = re.compile(r"^[ \t]*+\*?[ \t]*+[|/][ \t]*+$")
 
 
 def _share_units(text: str, quantities: list[Quantity]) -> list[Quantity]:
@@ -143,10 +144,11 @@ def _share_units(text: str, quantities: list[Quantity]) -> list[Quantity]:
     after it; '733 TFLOPS (1,466 with sparsity)': the one before it. A 'dense | sparse'
     pair (the second twice the first) is marked as such."""
     out = list(quantities)
+    rows_seen: dict = {}
     for i in range(len(out) - 1, 0, -1):
         a, b = out[i - 1], out[i]
         gap = text[a.end:b.start]
-        if "|" in gap and _is_table_row(text, a.end):
+        if "|" in gap and _is_table_row(text, a.end, rows_seen):
             continue  # in a pipe table "|" separates cells, not a pair
         if a.dimension == "bare" and b.dimension not in ("bare", "ordinal", "count") \
                 and SHARED_UNIT_BEFORE.match(gap):
@@ -161,10 +163,17 @@ def _share_units(text: str, quantities: list[Quantity]) -> list[Quantity]:
     return out
 
 
-def _is_table_row(text: str, pos: int) -> bool:
-    start = text.rfind("\n", 0, pos) + 1
-    end = text.find("\n", pos)
-    return text.count("|", start, len(text) if end < 0 else end) >= 2
+def _is_table_row(text: str, pos: int, seen: dict) -> bool:
+    """Is the line holding ``pos`` a pipe-table row? (answered once per line)"""
+    if "newlines" not in seen:
+        seen["newlines"] = [m.start() for m in re.finditer("\n", text)]
+    newlines = seen["newlines"]
+    i = bisect_left(newlines, pos)
+    start = newlines[i - 1] + 1 if i else 0
+    if start not in seen:
+        end = newlines[i] if i < len(newlines) else len(text)
+        seen[start] = text.count("|", start, end) >= 2
+    return seen[start]
 
 
 def _with_unit_of(bare: Quantity, other: Quantity) -> Quantity:
@@ -207,7 +216,7 @@ def _quantity(text: str, m: re.Match) -> Quantity | None:
     number_end = m.end("num") if m.group("num") else m.end("cjk") if m.group("cjk") else m.end("word")
     mag = (m.group("mag") or "").strip()
     if mag:
-        number = scale(number, MAGNITUDES[mag])
+        number = scale(number, MAGNITUDES.get(mag, MAGNITUDES.get(mag.lower(), 0)))
     dimension, written = "bare", ""
     if m.group("flopmag"):
         number = scale(number, MAGNITUDES[m.group("flopmag")] - 12)  # -> T(FL)OPS

@@ -7,7 +7,7 @@ the ORIGINAL text) and the ``surface`` found there.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, asdict
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from .schema import ATTRIBUTE_UNITS, OPERATORS, QUALIFIERS, VERDICTS
@@ -22,6 +22,13 @@ class Document:
     encoding: str
     format: str
     text: str
+
+
+def _text(value: object) -> str:
+    """A field as a row cell: strings as they are, None as "", anything else str()."""
+    if value.__class__ is str:
+        return value  # type: ignore[return-value]
+    return "" if value is None else str(value)
 
 
 def format_decimal(value: Decimal | None) -> str:
@@ -85,10 +92,17 @@ class Claim:
                 self.baseline, self.metric)
 
     def as_row(self) -> dict[str, str]:
-        row = {k: ("" if v is None else str(v)) for k, v in asdict(self).items()}
-        row["value"] = format_decimal(self.value)
-        row["unit"] = self.unit
-        return row
+        """The claim's fields as strings, in field order, then ``unit`` (built directly:
+        ``dataclasses.asdict`` deep-copies every field)."""
+        return {
+            "doc_id": _text(self.doc_id), "entity": _text(self.entity),
+            "attribute": _text(self.attribute), "value": format_decimal(self.value),
+            "surface": _text(self.surface), "start": _text(self.start), "end": _text(self.end),
+            "variant": _text(self.variant), "operator": _text(self.operator),
+            "qualifier": _text(self.qualifier), "baseline": _text(self.baseline),
+            "metric": _text(self.metric), "precision_exp": _text(self.precision_exp),
+            "sentence": _text(self.sentence), "unit": ATTRIBUTE_UNITS[self.attribute],
+        }
 
 
 @dataclass(frozen=True)

@@ -12,14 +12,13 @@ entities by dropping the words in ``data/reference_entities.tsv``.
 """
 from __future__ import annotations
 
+import csv
 import hashlib
 import io
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
-
-import pandas as pd
 
 from .datafiles import bundled, data_path
 from .errors import DataFileError
@@ -81,6 +80,7 @@ class Reference:
     marketing: tuple[MarketingRatio, ...] = ()
     ratios_version: str = ""
     _index: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    _memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for row in self.rows:
@@ -107,6 +107,11 @@ class Reference:
 
     def ratios(self, subject: str, baseline: str) -> tuple[MarketingRatio, ...]:
         return tuple(self._index.get(("ratio", entity_key(subject), entity_key(baseline)), ()))
+
+    def memo(self, name: str) -> dict:
+        """A dict the checker keeps derived lookups of this table in (row selections,
+        value indexes); one per ``name``, living as long as the table."""
+        return self._memo.setdefault(name, {})
 
 
 _CACHE: dict[tuple[str, str, str], Reference] = {}
@@ -155,12 +160,13 @@ def drop_words() -> frozenset[str]:
     return frozenset(r["word"] for r in bundled("reference_entities.tsv", ("word",)))
 
 
-def build_rows(frame: pd.DataFrame, where: str) -> list[RefRow]:
-    """Validate every raw row and turn it into RefRow records (derived figures last)."""
+def build_rows(frame: list[dict[str, str]], where: str) -> list[RefRow]:
+    """Validate every raw row (``frame``: the records of _read_frame, or a DataFrame of
+    strings) and turn it into RefRow records (derived figures last)."""
     specs, words = attribute_specs(), drop_words()
     units = frozenset(u for group in specs.values() for s in group for u in s.units)
     own, derived, seen = [], [], {}
-    records = frame.to_dict("records")
+    records = _records(frame)
     names = frozenset(n for raw in records if raw.get("chip", "").strip()
                       for n in (raw["chip"].strip(), entity_name(raw["chip"], words)) if n)
     for index, raw in enumerate(records):
@@ -204,10 +210,11 @@ def _same_value(a: str, b: str) -> bool:
     return x == y if x is not None and y is not None else a.strip() == b.strip()
 
 
-def build_ratios(frame: pd.DataFrame, where: str, entities: set[str]) -> list[MarketingRatio]:
+def build_ratios(frame: list[dict[str, str]], where: str,
+                 entities: set[str]) -> list[MarketingRatio]:
     names = sorted(entities, key=len, reverse=True)
     out = []
-    for index, raw in enumerate(frame.to_dict("records")):
+    for index, raw in enumerate(_records(frame)):
         line = index + 2
         values = parse_ratio(raw["ratio"])
         if not any(raw.values()):
@@ -243,23 +250,44 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _read_frame(data: bytes, path: Path, columns: tuple[str, ...]) -> pd.DataFrame:
-    """The CSV as strings; one record per physical line (line = index + 2)."""
+def _records(frame) -> list[dict[str, str]]:
+    return frame if isinstance(frame, list) else frame.to_dict("records")
+
+
+def _read_frame(data: bytes, path: Path, columns: tuple[str, ...]) -> list[dict[str, str]]:
+    """The CSV as records of strings, keyed by the header; one record per line after the
+    header (line = index + 2): a blank line is a record of empty cells, a short line's
+    missing cells are empty, blank lines at the end are dropped. (The csv module, not
+    pandas: the batch workers that load the table need nothing else.)"""
     try:
-        frame = pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False,
-                            skip_blank_lines=False, encoding="utf-8-sig")
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        line = re.search(r"line (\d+)", str(exc))
-        raise ReferenceError(str(path), int(line.group(1)) if line else None,
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ReferenceError(str(path), None, f"not a readable CSV: {exc}") from None
+    if "\x00" in text:
+        raise ReferenceError(str(path), None, "not a readable CSV: binary data (NUL bytes)")
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader, None)
+        if not header:
+            raise ReferenceError(str(path), 1, "not a readable CSV: no columns to parse")
+        missing = [c for c in columns if c not in header]
+        extra = [c for c in header if c not in columns]
+        if missing or extra:
+            problem = f"missing columns {missing}" if missing else f"unexpected columns {extra}"
+            raise ReferenceError(str(path), 1, problem)
+        records = []
+        for cells in reader:
+            if len(cells) > len(header):
+                raise ReferenceError(str(path), reader.line_num,
+                                     f"not a readable CSV: expected {len(header)} fields, "
+                                     f"saw {len(cells)}")
+            records.append(dict(zip(header, cells + [""] * (len(header) - len(cells)))))
+    except csv.Error as exc:
+        raise ReferenceError(str(path), reader.line_num,
                              f"not a readable CSV: {exc}") from None
-    missing = [c for c in columns if c not in frame.columns]
-    extra = [c for c in frame.columns if c not in columns]
-    if missing or extra:
-        problem = f"missing columns {missing}" if missing else f"unexpected columns {extra}"
-        raise ReferenceError(str(path), 1, problem)
-    while len(frame) and not any(frame.iloc[-1]):
-        frame = frame.iloc[:-1]  # blank lines at the end of the file
-    for index, raw in enumerate(frame.to_dict("records")):
+    while records and not any(records[-1].values()):
+        records.pop()  # blank lines at the end of the file
+    for index, raw in enumerate(records):
         if any("\n" in cell or "\r" in cell for cell in raw.values()):
             raise ReferenceError(str(path), index + 2, "line break inside a field")
-    return frame
+    return records

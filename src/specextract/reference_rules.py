@@ -21,7 +21,7 @@ TENSOR, NON_TENSOR, DENSE, SPARSE = "tensor", "non-tensor", "dense", "sparse"
 # A Tensor row's condition (after an optional "preliminary ...;" head) starts with one of these.
 TENSOR_CONDITION_HEADS = ("dense", "sparse", "listed value, unlabeled")
 
-_NUM = r"(\d[\d,]*(?:\.\d+)?)"
+_NUM = r"(?<![\d,])(\d[\d,]*+(?:\.\d++)?)"
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 
 

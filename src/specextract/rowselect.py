@@ -35,7 +35,7 @@ class Selection:
 @lru_cache(maxsize=4096)
 def variant_tokens(text: str) -> tuple[str, ...]:
     """'SXM4 80GB' -> ('sxm4', '80gb'); '80 GB' and '80G' -> '80gb'."""
-    text = re.sub(r"(\d+)\s*g(?:i?b)?(?![a-z])", r"\1gb", text.lower())
+    text = re.sub(r"(?<!\d)(\d++)\s*+g(?:i?b)?(?![a-z])", r"\1gb", text.lower())
     return tuple(re.findall(r"[a-z0-9]+", text))
 
 
@@ -81,9 +81,28 @@ def attribute_rows(ref: Reference, entity: str, attribute: str) -> tuple[RefRow,
     return ref.lookup(entity, attribute)
 
 
+SELECT_CACHE_SIZE = 20_000
+
+
 def select_rows(ref: Reference, entity: str, attribute: str, variant: str = "",
                 qualifiers: frozenset[str] = frozenset()) -> Selection:
-    """The rows a claim about (entity, attribute, variant, qualifiers) is judged against."""
+    """The rows a claim about (entity, attribute, variant, qualifiers) is judged against
+    (a Selection is immutable: computed once per table and arguments)."""
+    cache = ref.memo("select_rows")
+    key = (entity, attribute, variant, qualifiers)
+    try:
+        hit = cache.get(key)
+    except TypeError:  # unhashable qualifiers (a set): not cached
+        return _select_rows(ref, entity, attribute, variant, qualifiers)
+    if hit is None:
+        if len(cache) >= SELECT_CACHE_SIZE:
+            cache.clear()
+        hit = cache[key] = _select_rows(ref, entity, attribute, variant, qualifiers)
+    return hit
+
+
+def _select_rows(ref: Reference, entity: str, attribute: str, variant: str,
+                 qualifiers: frozenset[str]) -> Selection:
     if not ref.knows(entity):
         return Selection((), (), (f"unknown chip {entity!r}",), known_chip=False)
     rows, note = variant_filter(variant, attribute_rows(ref, entity, attribute),

@@ -5,7 +5,8 @@
 Writes ``OUT/specextract.db`` (or ``db``), then ``OUT/claims.csv`` and
 ``OUT/report/index.html`` from the whole store. Returns 0 when every document of this
 run succeeded, 1 when some failed, 130 when interrupted (the store stays consistent and
-the next run resumes).
+the next run resumes). A malformed reference table, an unusable store or no input at all
+raise an error with exit status 2 before the store is touched.
 """
 from __future__ import annotations
 
@@ -17,11 +18,11 @@ from itertools import chain
 from pathlib import Path
 
 from .batch import Executor, run_batch, summary_text
-from .errors import SpecExtractError
+from .errors import DataFileError, SpecExtractError
 from .export import write_csv
 from .inputs import count_input_files, iter_input_files
 from .reference import load_reference
-from .report import write_report
+from .report import staging_folder, write_report
 from .store import CLAIM_STORE_COLUMNS, Store
 
 DB_NAME = "specextract.db"
@@ -33,10 +34,20 @@ class NoInputError(SpecExtractError):
     exit_code = 2
 
 
+class BadReferenceError(SpecExtractError):
+    """--reference names a malformed table (the message names file, row and problem)."""
+
+    exit_code = 2
+
+
 def run_job(inputs: Sequence[str], out_dir: Path, *, executor: Executor, db: Path | None = None,
             reference_path: str | None = None, progress: bool | None = None,
-            echo: Callable[[str], None] = print) -> int:
-    ref = load_reference(reference_path)
+            echo: Callable[[str], None] = print, max_bytes: int | None = None,
+            timeout: float | None = None) -> int:
+    try:
+        ref = load_reference(reference_path)
+    except DataFileError as exc:
+        raise BadReferenceError(str(exc)) from None
     paths = iter_input_files(inputs)
     first = next(paths, None)
     if first is None:
@@ -48,11 +59,12 @@ def run_job(inputs: Sequence[str], out_dir: Path, *, executor: Executor, db: Pat
         try:
             with _sigterm_as_interrupt(), _progress(inputs, show) as bar, executor:
                 run = run_batch(paths, store, ref, executor, inputs=" ".join(inputs),
-                                on_result=bar)
+                                on_result=bar, max_bytes=max_bytes, timeout=timeout,
+                                pages=staging_folder(out_dir / "report"))
         except KeyboardInterrupt:
             echo(f"interrupted: the store {store.path} is consistent; run again to resume")
             return 130
-        n = write_csv(store.claim_rows(), out_dir / "claims.csv",
+        n = write_csv(store.claim_values(), out_dir / "claims.csv",
                       columns=list(CLAIM_STORE_COLUMNS))
         index = write_report(store, out_dir / "report", ref)
         echo(summary_text(run, store))

@@ -145,7 +145,25 @@ def metric_pairs(ref: Reference, subject: str, baseline: str, metric: str, varia
 def speedup_candidates(ref: Reference, subject: str, baseline: str, metric: str,
                        variant: str = "", qualifiers: frozenset[str] = frozenset()
                        ) -> tuple[list[Candidate], str]:
-    """Candidates for a speed-up claim and a note saying what they are."""
+    """Candidates for a speed-up claim and a note saying what they are (computed once per
+    table and arguments; a new list each call)."""
+    cache = ref.memo("speedup_candidates")
+    key = (subject, baseline, metric, variant, qualifiers)
+    try:
+        found = cache.get(key)
+    except TypeError:  # unhashable qualifiers: not cached
+        return _speedup_candidates(ref, subject, baseline, metric, variant, qualifiers)
+    if found is None:
+        if len(cache) >= 10_000:
+            cache.clear()
+        cands, note = _speedup_candidates(ref, subject, baseline, metric, variant, qualifiers)
+        found = cache[key] = (tuple(cands), note)
+    return list(found[0]), found[1]
+
+
+def _speedup_candidates(ref: Reference, subject: str, baseline: str, metric: str,
+                        variant: str, qualifiers: frozenset[str]
+                        ) -> tuple[list[Candidate], str]:
     if not baseline:
         return [], "speedup without a named baseline chip"
     if metric:

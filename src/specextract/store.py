@@ -22,6 +22,8 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import lru_cache
+from operator import itemgetter
 from pathlib import Path
 
 from .errors import StoreError
@@ -128,8 +130,7 @@ class Store:
             if not path.exists():
                 _create(path)
             check_identity(path)
-            conn = _connect(path, write)
-            _check_schema(conn, path, write)
+            conn = _open_checked(path, write)
         except BaseException:
             if lock:
                 lock.release()
@@ -168,12 +169,8 @@ class Store:
             self._insert_claims(record["path"], rows)
 
     def _insert_claims(self, path: str, rows: list[dict[str, str]]) -> None:
-        cols = ("path", "seq") + CLAIM_STORE_COLUMNS
-        sql = (f"INSERT INTO claims ({', '.join(map(_q, cols))}) "
-               f"VALUES ({', '.join('?' * len(cols))})")
-        self.conn.executemany(sql, ([path, seq] + [_cell(c, r.get(c, "")) for c in
-                                                   CLAIM_STORE_COLUMNS]
-                                    for seq, r in enumerate(rows)))
+        sql, values = _claim_inserter(CLAIM_STORE_COLUMNS)
+        self.conn.executemany(sql, (values(path, seq, r) for seq, r in enumerate(rows)))
 
     def put_verdicts(self, path: str, rows: list[dict[str, str]], reference_version: str,
                      check_version: str) -> None:
@@ -212,11 +209,22 @@ class Store:
             where.append(f"verdict IN ({', '.join('?' * len(verdicts))})")
             args.extend(verdicts)
         cols = CLAIM_STORE_COLUMNS + (("path",) if with_path else ())
-        sql = (f"SELECT {', '.join(map(_q, cols))} FROM claims"
+        # cells as strings ("" for NULL) made by SQLite: integers print as str() does
+        cells = ", ".join(f"coalesce(CAST({_q(c)} AS TEXT), '')" if c in INTEGER_COLUMNS
+                          else f"coalesce({_q(c)}, '')" for c in cols)
+        sql = (f"SELECT {cells} FROM claims"
                + (f" WHERE {' AND '.join(where)}" if where else "")
                + " ORDER BY doc_id, path, seq")
         for row in self.conn.execute(sql, args):
-            yield {c: "" if v is None else str(v) for c, v in zip(cols, row)}
+            yield dict(zip(cols, row))
+
+    def claim_values(self, columns: Iterable[str] | None = None) -> Iterator[tuple]:
+        """Claim rows as the cursor gives them (tuples of ``columns``, default every claim
+        column; integers as ints, NULL as None), in document and text order: for exports
+        that stream the whole store."""
+        cols = tuple(columns) if columns is not None else CLAIM_STORE_COLUMNS
+        return iter(self.conn.execute(f"SELECT {', '.join(map(_q, cols))} FROM claims "
+                                      "ORDER BY doc_id, path, seq"))
 
     def verdict_counts(self) -> dict[str, int]:
         return dict(self.conn.execute("SELECT verdict, count(*) FROM claims GROUP BY verdict"))
@@ -249,6 +257,65 @@ def _cell(column: str, value: object) -> object:
     if column in INTEGER_COLUMNS:
         return int(value) if value not in ("", None) else None
     return "" if value is None else str(value)
+
+
+@lru_cache(maxsize=8)
+def _claim_inserter(columns: tuple[str, ...]):
+    """(INSERT statement, values(path, seq, row)) for the claims table: a row's cells as
+    _cell makes them. The statement lists text columns first, then integer ones, so that
+    rows holding every column with text as strings (Claim.as_row's) take a fast path
+    that reads them all at once."""
+    texts = tuple(c for c in columns if c not in INTEGER_COLUMNS)
+    ints = tuple(c for c in columns if c in INTEGER_COLUMNS)
+    cols = ("path", "seq") + texts + ints
+    sql = (f"INSERT INTO claims ({', '.join(map(_q, cols))}) "
+           f"VALUES ({', '.join('?' * len(cols))})")
+    text_cells, int_cells = _getter(texts), _getter(ints)
+
+    def values(path: str, seq: int, row: dict) -> tuple:
+        try:
+            text_values, int_values = text_cells(row), int_cells(row)
+        except KeyError:
+            text_values = None
+        if text_values is None or (text_values and set(map(type, text_values)) != _STR):
+            return (path, seq, *[_cell(c, row.get(c, "")) for c in texts + ints])
+        return (path, seq, *text_values,
+                *[int(v) if v not in ("", None) else None for v in int_values])
+    return sql, values
+
+
+_STR = {str}
+
+
+def _getter(columns: tuple[str, ...]):
+    """row -> tuple of the row's cells in ``columns`` (KeyError when one is missing)."""
+    if len(columns) > 1:
+        return itemgetter(*columns)
+    if columns:
+        return lambda row: (row[columns[0]],)
+    return lambda row: ()
+
+
+def _open_checked(path: Path, write: bool) -> sqlite3.Connection:
+    """A connection to a store whose schema is usable; StoreError when SQLite finds the
+    file damaged (it is left as it is, for the user to restore)."""
+    conn = None
+    sidecars = [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm")]
+    existed = {p for p in sidecars if p.exists()}
+    try:
+        conn = _connect(path, write)
+        _check_schema(conn, path, write)
+        return conn
+    except BaseException as exc:
+        if conn is not None:
+            conn.close()
+        for sidecar in sidecars:  # only what this attempt created; an old WAL holds data
+            if sidecar not in existed:
+                sidecar.unlink(missing_ok=True)
+        if not isinstance(exc, sqlite3.DatabaseError):
+            raise
+        raise StoreError(f"{path}: damaged specextract store ({exc}); it was left "
+                         "untouched: restore it from a copy or use another --db") from None
 
 
 def _connect(path: Path, write: bool) -> sqlite3.Connection:

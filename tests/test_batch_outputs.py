@@ -1,0 +1,200 @@
+"""The non-extraction side of `specextract run`: checking next to extraction, the verdict
+cache, claims.csv and the report written from SQL, incremental report pages."""
+from __future__ import annotations
+
+import csv
+import importlib
+import io
+import os
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from batchkit import article, dump_store, make_corpus, run_cli, write_reference
+from specextract import batch
+from specextract.export import write_csv_to
+from specextract.highlight import esc
+from specextract.records import CheckedClaim, Claim, format_decimal
+from specextract.reference import load_reference
+from specextract.report import CONSENSUS_SQL, consensus_table
+from specextract.store import CLAIM_STORE_COLUMNS, Store
+
+check_module = importlib.import_module("specextract.check")
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    return make_corpus(tmp_path / "corpus", 6)
+
+
+def pages(out: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in (out / "report" / "docs").iterdir()}
+
+
+def page_stats(out: Path) -> dict[str, int]:
+    return {p.name: p.stat().st_mtime_ns for p in (out / "report" / "docs").iterdir()}
+
+
+# --- records and the checker -----------------------------------------------------------
+def test_claim_as_row_matches_the_dataclass_fields():
+    claim = Claim("d", "A100", "fp32", Decimal("19.50"), "19.5 TFLOPS", 3, 14, variant="SXM4",
+                  operator="~", qualifier="tensor;sparse", precision_exp=-1, sentence="s")
+    row = claim.as_row()
+    assert list(row) == ["doc_id", "entity", "attribute", "value", "surface", "start", "end",
+                         "variant", "operator", "qualifier", "baseline", "metric",
+                         "precision_exp", "sentence", "unit"]
+    assert row["value"] == "19.5" and row["start"] == "3" and row["precision_exp"] == "-1"
+    assert row["unit"] == "TFLOPS" and all(isinstance(v, str) for v in row.values())
+    assert batch.claim_from_row(row) == Claim(**{**claim.__dict__, "value": Decimal("19.5")})
+
+
+def test_cached_verdicts_equal_uncached_ones_whatever_the_order():
+    """The same figure written as TOPS and as TFLOPS gets the unit diagnosis it deserves,
+    whichever of the two the cache saw first (workers see documents in any order)."""
+    ref = load_reference()
+    tops = Claim("d", "L20", "int8", Decimal("225"), "225 TFLOPS", 0, 10, qualifier="tensor")
+    plain = Claim("d", "L20", "int8", Decimal("225"), "225 TOPS", 20, 28, qualifier="tensor")
+    uncached = [check_module.check_one(c, ref) for c in (tops, plain)]
+    for order in ((tops, plain), (plain, tops)):
+        check_module._verdicts.clear()
+        got = {c.surface: check_module.check([c], ref)[0] for c in order}
+        assert got["225 TFLOPS"].diagnosis == uncached[0].diagnosis
+        assert got["225 TOPS"].diagnosis == uncached[1].diagnosis
+    assert "unit mix-up" in uncached[0].diagnosis and "unit mix-up" not in uncached[1].diagnosis
+
+
+# --- checking in the workers -------------------------------------------------------------
+def test_documents_are_checked_where_they_are_extracted(tmp_path, corpus):
+    ref = load_reference()
+    path = str(next(iter(sorted(corpus.iterdir()))).absolute())
+    spec = batch.reference_spec(ref)
+    result = batch.process_task({"path": path, "reference": spec})
+    assert result["checked"] == spec[3] and result["claims"][0]["verdict"]
+    bare = batch.process_task({"path": path})           # no reference: the parent checks
+    assert "checked" not in bare and "verdict" not in bare["claims"][0]
+    assert batch.checked_rows(bare["claims"], ref) == result["claims"]
+
+
+def test_a_worker_that_cannot_check_leaves_it_to_the_parent(tmp_path, corpus, monkeypatch):
+    assert run_cli("run", corpus, "--out", tmp_path / "normal").exit_code == 0
+    monkeypatch.setattr(batch, "_worker_reference", lambda spec: None)
+    assert run_cli("run", corpus, "--out", tmp_path / "parent").exit_code == 0
+    assert dump_store(tmp_path / "normal" / "specextract.db") == \
+        dump_store(tmp_path / "parent" / "specextract.db")
+    assert pages(tmp_path / "normal") == pages(tmp_path / "parent")
+
+
+@pytest.mark.slow
+def test_workers_recheck_a_new_reference_like_a_fresh_run(tmp_path, corpus):
+    out, fresh = tmp_path / "out", tmp_path / "fresh"
+    ref1 = write_reference(tmp_path / "ref1.csv", a100_fp32="19.5")
+    ref2 = write_reference(tmp_path / "ref2.csv", a100_fp32="25")
+    assert run_cli("run", corpus, "--out", out, "--reference", ref1).exit_code == 0
+    result = run_cli("run", corpus, "--out", out, "--reference", ref2, "--workers", "2")
+    assert "0 processed, 0 unchanged, 6 re-checked" in result.output, result.output
+    assert run_cli("run", corpus, "--out", fresh, "--reference", ref2).exit_code == 0
+    assert dump_store(out / "specextract.db") == dump_store(fresh / "specextract.db")
+    assert pages(out) == pages(fresh)
+    assert (out / "claims.csv").read_bytes() == (fresh / "claims.csv").read_bytes()
+
+
+# --- report pages: only what changed -------------------------------------------------------
+def test_report_pages_are_rewritten_only_for_changed_documents(tmp_path, corpus):
+    out = tmp_path / "out"
+    assert run_cli("run", corpus, "--out", out).exit_code == 0
+    first = page_stats(out)
+    assert len(first) == 6 and not (out / "report" / ".staging").exists()
+    (corpus / "art_002.txt").write_text(article(7), encoding="utf-8")
+    os.utime(corpus / "art_002.txt")
+    assert run_cli("run", corpus, "--out", out).exit_code == 0
+    second = page_stats(out)
+    changed = {name for name in first if second[name] != first[name]}
+    assert len(changed) == 1 and next(iter(changed)).startswith("art_002-")
+    # a missing page comes back; a page of a document that now fails goes
+    missing = sorted(second)[0]
+    (out / "report" / "docs" / missing).unlink()
+    (corpus / "art_004.txt").write_bytes(b"\x00\x01\x02" * 50)
+    assert run_cli("run", corpus, "--out", out).exit_code == 1
+    third = pages(out)
+    assert missing in third and not [n for n in third if n.startswith("art_004-")]
+    # the same pages and index as a run from scratch
+    fresh = tmp_path / "fresh"
+    run_cli("run", corpus, "--out", fresh)
+    assert third == pages(fresh)
+    index = [(p / "report" / "index.html").read_text(encoding="utf-8").split("</p>", 2)[2]
+             for p in (out, fresh)]
+    assert index[0] == index[1]
+
+
+def test_report_pages_stale_after_an_interrupted_run_are_redrawn(tmp_path, corpus, monkeypatch):
+    out = tmp_path / "out"
+    assert run_cli("run", corpus, "--out", out).exit_code == 0
+    before = pages(out)
+    (corpus / "art_001.txt").write_text(article(9), encoding="utf-8")
+    from specextract import runjob
+
+    def stop(*args, **kwargs):
+        raise KeyboardInterrupt
+    with monkeypatch.context() as m:                   # stored, then stopped before the report
+        m.setattr(runjob, "write_csv", stop)
+        try:
+            assert run_cli("run", corpus, "--out", out).exit_code != 0
+        except KeyboardInterrupt:
+            pass
+    assert pages(out) == before
+    result = run_cli("run", corpus, "--out", out)
+    assert "0 processed, 6 unchanged" in result.output
+    fresh = tmp_path / "fresh"
+    run_cli("run", corpus, "--out", fresh)
+    assert pages(out) == pages(fresh) != before
+
+
+# --- claims.csv and the index from SQL -------------------------------------------------------
+def test_claims_csv_from_cursor_tuples_equals_the_dict_rows(tmp_path, corpus):
+    (corpus / "formula.txt").write_text("=HYPERLINK(\"x\") A100 的单精度算力为 -19.5 TFLOPS。\n"
+                                        "+A100 显存 80GB，@H100 显存 -80GB。", encoding="utf-8")
+    assert run_cli("run", corpus, "--out", tmp_path / "out").exit_code == 0
+    with Store.open(tmp_path / "out" / "specextract.db", write=False) as store:
+        by_dicts, by_tuples = io.StringIO(), io.StringIO()
+        cols = list(CLAIM_STORE_COLUMNS)
+        assert write_csv_to(store.claim_rows(), by_dicts, cols) == \
+            write_csv_to(store.claim_values(), by_tuples, cols)
+    assert by_dicts.getvalue() == by_tuples.getvalue()
+    assert by_dicts.getvalue() == (tmp_path / "out" / "claims.csv").read_bytes().decode("utf-8")
+
+
+def test_consensus_in_sql_equals_check_consensus(tmp_path):
+    corpus = make_corpus(tmp_path / "corpus", 12, paragraphs=2)
+    assert run_cli("run", corpus, "--out", tmp_path / "out").exit_code == 0
+    ref = load_reference()
+    with Store.open(tmp_path / "out" / "specextract.db", write=False) as store:
+        items = [CheckedClaim(batch.claim_from_row({**r, "doc_id": r["path"]}), r["verdict"],
+                              expected=Decimal(r["expected"]) if r["expected"] else None)
+                 for r in store.claim_rows(with_path=True)]
+        frame = check_module.consensus(items, ref)
+        expected = "".join(
+            "<tr>" + "".join(f"<td>{esc(str(line[c]))}</td>" for c in frame.columns) + "</tr>"
+            for line in frame.to_dict("records"))
+        got = "".join(consensus_table(store, ref))
+        assert store.conn.execute(CONSENSUS_SQL).fetchone() is not None
+    assert got.startswith("<table><tr><th>entity</th>") and got.endswith("</table>")
+    assert got[got.index("</tr>") + 5:-len("</table>")] == expected
+    assert len(frame) > 10 and format_decimal(Decimal("19.50")) == "19.5"
+
+
+def test_report_index_without_pandas(tmp_path, corpus):
+    """A run imports neither pandas nor pyarrow (the report and the reference use the csv
+    module and SQL)."""
+    import subprocess
+    import sys
+    code = ("import sys; from specextract.cli import cli\n"
+            "try:\n    cli.main(args=sys.argv[1:], prog_name='specextract')\n"
+            "except SystemExit:\n    pass\n"
+            "print('PANDAS' if {'pandas', 'pyarrow'} & set(sys.modules) else 'CLEAN')")
+    done = subprocess.run([sys.executable, "-c", code, "run", str(corpus), "--out",
+                           str(tmp_path / "out"), "--no-progress"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip().endswith("CLEAN"), done.stdout + done.stderr
+    header = (tmp_path / "out" / "claims.csv").read_text(encoding="utf-8").splitlines()[0]
+    assert next(csv.reader([header])) == list(CLAIM_STORE_COLUMNS)
