@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .datafiles import bundled
-from .patterns import plain_trie, model_name, trie_regex
+from .patterns import model_name, plain_trie, scan as _scan, trie_regex
 
 CONTEXT_WINDOW = 40
 
@@ -178,15 +178,6 @@ def _squash(text: str) -> str:
 
 def _compile_words(words: list[str]) -> re.Pattern:
     return re.compile(trie_regex(words), re.IGNORECASE)
-
-
-def _scan(pattern: re.Pattern, text: str, regions):
-    """Matches in the given (start, end) regions of ``text``, or in all of it."""
-    if regions is None:
-        yield from pattern.finditer(text)
-        return
-    for start, end in regions:
-        yield from pattern.finditer(text, start, end)
 
 
 def find_keywords(text: str, regions=None) -> list[Keyword]:

@@ -110,3 +110,12 @@ def _piece(ch: str) -> str:
 def squash(text: str) -> str:
     """The lookup key of a matched word: lower case, no white space."""
     return re.sub(r"\s+", "", text).lower()
+
+
+def scan(pattern: re.Pattern, text: str, regions=None):
+    """Matches in the given (start, end) regions of ``text``, or in all of it."""
+    if regions is None:
+        yield from pattern.finditer(text)
+        return
+    for start, end in regions:
+        yield from pattern.finditer(text, start, end)

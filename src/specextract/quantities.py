@@ -14,7 +14,7 @@ from decimal import Decimal
 from functools import lru_cache
 
 from .datafiles import bundled
-from .patterns import FLEX_ONE, plain_trie
+from .patterns import FLEX_ONE, plain_trie, scan as _scan
 from .numerals import (MAGNITUDES, ORDINAL_WORDS, WORD_NUMBERS, Number, parse_arabic,
                        parse_cjk, scale, times)
 
@@ -106,14 +106,6 @@ def ordinal_pattern() -> re.Pattern:
 RATIO_WORDS = re.compile(r"(?=[tTdDqQ翻])(?<![A-Za-z])(?P<w>(?i:twice|double[ds]?|triple[ds]?|quadruple[ds]?))(?![A-Za-z])|翻(?:了)?(?:一)?(?:番|倍)")
 RANGE_AFTER = re.compile(r"(?<!\s)\s*+(?:-|–|—|~|～|到|至|to)\s*+(?:\d|[零一二两三四五六七八九十])")
 RANGE_JOIN = re.compile(r"(?<!\s)\s*+(?:-|–|—|~|～|到|至|to)\s*+$")
-
-
-def _scan(pattern: re.Pattern, text: str, regions):
-    if regions is None:
-        yield from pattern.finditer(text)
-        return
-    for start, end in regions:
-        yield from pattern.finditer(text, start, end)
 
 
 def find_quantities(text: str, regions=None) -> list[Quantity]:
