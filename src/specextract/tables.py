@@ -21,7 +21,7 @@ from functools import lru_cache
 from .lexicon import Keyword, Mention
 from .linking import DEFAULT_ATTRIBUTE, THROUGHPUT_ATTRS, Draft, Found, plausible, _in_canonical
 from .quantities import Quantity, _unit_table, unit_info
-from .numerals import times
+from .numerals import Number, times
 from .schema import ATTRIBUTE_UNITS, QUALIFIERS
 from .segment import Span, lines
 
@@ -217,7 +217,7 @@ def _with_unit(q: Quantity, kw: Keyword | None, unit) -> Quantity | None:
         return q
     if unit is not None:
         dimension, factor, written = unit
-        number = times(_num(q), factor)
+        number = times(Number(q.value, q.precision_exp), factor)
         return replace(q, value=number.value, precision_exp=number.precision_exp,
                        dimension=dimension, written=written)
     if kw is None:
@@ -234,11 +234,6 @@ def _with_unit(q: Quantity, kw: Keyword | None, unit) -> Quantity | None:
     if "count" in kw.dims:
         return replace(q, dimension="count")
     return None
-
-
-def _num(q: Quantity):
-    from .numerals import Number
-    return Number(q.value, q.precision_exp)
 
 
 def _attribute(q: Quantity, kw: Keyword | None) -> str | None:
