@@ -62,6 +62,9 @@ class Executor(Protocol):
     def map(self, fn: Callable[[dict], dict], tasks: Iterable[dict]) -> Iterator[dict]:
         """Results of ``fn`` over ``tasks``, in input order, consuming tasks lazily."""
 
+    # optional: side_job(fn, *args) -> an object whose .get() returns fn(*args), run beside
+    # this process where the executor has local workers (runjob.write_outputs)
+
 
 @dataclass
 class RunResult:

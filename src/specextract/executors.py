@@ -42,6 +42,20 @@ class LocalExecutor:
     def map(self, fn: Callable[[dict], dict], tasks: Iterable[dict]) -> Iterator[dict]:
         return map(fn, tasks)
 
+    def side_job(self, fn: Callable, *args) -> "Done":
+        """Run ``fn(*args)`` now (no other process to run it beside this one)."""
+        return Done(fn(*args))
+
+
+class Done:
+    """A side job's result that is already there (``.get()`` as on a pool's result)."""
+
+    def __init__(self, value) -> None:
+        self.value = value
+
+    def get(self):
+        return self.value
+
 
 def _init_worker() -> None:
     """Pool worker start: leave Ctrl-C to the parent; load the pipeline once."""
@@ -52,7 +66,9 @@ def _init_worker() -> None:
 
 
 class PoolExecutor:
-    """N local processes; paths go out in windows, each an ordered, chunked imap."""
+    """N local processes; paths go out in windows, each an ordered, chunked imap. The
+    next window is handed out before the current one is drained, so the workers never
+    wait for the parent to prepare tasks (at most two windows are in flight)."""
 
     send_bytes = False
 
@@ -75,8 +91,18 @@ class PoolExecutor:
         self.pool.join()
 
     def map(self, fn: Callable[[dict], dict], tasks: Iterable[dict]) -> Iterator[dict]:
+        pending: deque = deque()
         for window in batched(tasks, self.window):
-            yield from self.pool.imap(fn, window, self.chunksize)
+            pending.append(self.pool.imap(fn, window, self.chunksize))
+            if len(pending) > 1:
+                yield from pending.popleft()
+        while pending:
+            yield from pending.popleft()
+
+    def side_job(self, fn: Callable, *args):
+        """Start ``fn(*args)`` in a worker (e.g. the CSV export while this process draws
+        the report); ``.get()`` waits for its result and re-raises its error."""
+        return self.pool.apply_async(fn, args)
 
 
 @contextmanager
@@ -133,6 +159,10 @@ class DaskExecutor:
             self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+    def side_job(self, fn: Callable, *args) -> Done:
+        """Run ``fn(*args)`` here: a Dask worker may not see this machine's files."""
+        return Done(fn(*args))
 
     def map(self, fn: Callable[[dict], dict], tasks: Iterable[dict]) -> Iterator[dict]:
         from .batch import process_partition

@@ -57,19 +57,35 @@ def run_job(inputs: Sequence[str], out_dir: Path, *, executor: Executor, db: Pat
     show = sys.stderr.isatty() if progress is None else progress
     with Store.open(db or out_dir / DB_NAME) as store:
         try:
-            with _sigterm_as_interrupt(), _progress(inputs, show) as bar, executor:
-                run = run_batch(paths, store, ref, executor, inputs=" ".join(inputs),
-                                on_result=bar, max_bytes=max_bytes, timeout=timeout,
-                                pages=staging_folder(out_dir / "report"))
+            with _sigterm_as_interrupt(), executor:
+                with _progress(inputs, show) as bar:
+                    run = run_batch(paths, store, ref, executor, inputs=" ".join(inputs),
+                                    on_result=bar, max_bytes=max_bytes, timeout=timeout,
+                                    pages=staging_folder(out_dir / "report"))
+                n, index = write_outputs(store, out_dir, ref, executor)
         except KeyboardInterrupt:
             echo(f"interrupted: the store {store.path} is consistent; run again to resume")
             return 130
-        n = write_csv(store.claim_values(), out_dir / "claims.csv",
-                      columns=list(CLAIM_STORE_COLUMNS))
-        index = write_report(store, out_dir / "report", ref)
         echo(summary_text(run, store))
         echo(f"{n} claims -> {out_dir / 'claims.csv'}; report -> {index}")
     return 1 if run.counts["failed"] else 0
+
+
+def write_outputs(store: Store, out_dir: Path, ref, executor: Executor) -> tuple[int, Path]:
+    """claims.csv and the HTML report from the whole store; with worker processes, the
+    CSV is written in one of them while this process draws the report."""
+    side_job = getattr(executor, "side_job", None)
+    args = (str(store.path), str(out_dir / "claims.csv"))
+    csv_job = side_job(export_claims, *args) if side_job else None
+    index = write_report(store, out_dir / "report", ref)
+    n = csv_job.get() if csv_job is not None else export_claims(*args)
+    return n, index
+
+
+def export_claims(db: str, csv_path: str) -> int:
+    """Every claim of the store ``db`` into ``csv_path`` (read-only; runs in any process)."""
+    with Store.open(db, write=False) as store:
+        return write_csv(store.claim_values(), csv_path, columns=list(CLAIM_STORE_COLUMNS))
 
 
 @contextmanager

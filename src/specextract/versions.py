@@ -1,8 +1,9 @@
 """Versions the batch store records, so a re-run redoes exactly what changed.
 
 - ``pipeline_version()``: the package version plus a hash of the bundled data files (the
-  reference table excepted) and of the source of every module the pipeline imports,
-  found by reading the imports (so a lexicon or extractor change re-extracts).
+  reference table excepted) and of the source of every module the pipeline imports (from
+  ``pipeline`` and ``blocks``, the way the batch runs it), found by reading the imports
+  (so a lexicon or extractor change re-extracts).
 - ``check_version(ref)``: a hash of the reference table (specs and marketing ratios) and
   of the checker's modules; when only it changes, stored claims are re-checked.
 """
@@ -22,10 +23,13 @@ DATA_DIR = PACKAGE_DIR / "data"
 REFERENCE_DATA = "reference"   # data/reference/: judged by check_version, not extraction
 
 
-def imported_modules(root: str) -> list[Path]:
-    """Source files of ``root`` (e.g. "pipeline") and every package module it imports."""
+PIPELINE_ROOTS = ("pipeline", "blocks")   # what batch.process_task runs
+
+
+def imported_modules(*roots: str) -> list[Path]:
+    """Source files of ``roots`` (e.g. "pipeline") and every package module they import."""
     seen: dict[str, Path] = {}
-    todo = [root]
+    todo = list(roots)
     while todo:
         name = todo.pop()
         path = _module_file(name)
@@ -86,7 +90,7 @@ def _digest(paths: list[Path], *extra: str) -> str:
 @lru_cache(maxsize=1)
 def pipeline_version() -> str:
     """'0.1.0+<16 hex>': changes with the package version, extraction code or lexicons."""
-    return f"{__version__}+{_digest(imported_modules('pipeline') + data_files())[:16]}"
+    return f"{__version__}+{_digest(imported_modules(*PIPELINE_ROOTS) + data_files())[:16]}"
 
 
 @lru_cache(maxsize=None)
