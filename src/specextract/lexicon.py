@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .datafiles import bundled
-from .patterns import model_name, plain_trie, scan as _scan, trie_regex
+from .patterns import either, first_chars, model_name, plain_trie, scan as _scan, trie_regex
 
 CONTEXT_WINDOW = 40
 
@@ -63,7 +63,8 @@ def _alias_regex(aliases: list[str]) -> str:
     for left, group in sorted(by_left.items(), key=lambda kv: -max(map(len, kv[1]))):
         trie = plain_trie(group, model_name, lambda a: _boundaries(a)[1])
         parts.append(f"{left}(?i:{trie})")
-    return "|".join(parts)
+    first = first_chars(aliases, model_name)
+    return either(parts, first and f"(?i:{first})")  # the tries test case-insensitively
 
 
 @lru_cache(maxsize=1)
