@@ -53,6 +53,16 @@ class Quantity:
     is_range: bool = False
     pair: str = ""  # "dense" / "sparse" for the two halves of "156 / 312 TFLOPS"
 
+    def __init__(self, start: int, end: int, value: Decimal, precision_exp: int,
+                 dimension: str, written: str = "", number_start: int = 0,
+                 number_end: int = 0, is_range: bool = False, pair: str = "") -> None:
+        """The fields above, in order (tests/test_records.py keeps the two in step): one
+        update of the instance dict instead of dataclass's guarded set per field."""
+        self.__dict__.update(
+            start=start, end=end, value=value, precision_exp=precision_exp,
+            dimension=dimension, written=written, number_start=number_start,
+            number_end=number_end, is_range=is_range, pair=pair)
+
 
 @lru_cache(maxsize=1)
 def _unit_table() -> tuple[dict[str, tuple[str, Decimal, str]], str]:
