@@ -173,7 +173,9 @@ def _qualifier_lexicon() -> tuple[re.Pattern, dict[str, str]]:
     return _compile_words([r["keyword"] for r in rows]), table
 
 
+@lru_cache(maxsize=4096)
 def _squash(text: str) -> str:
+    """The table key of a matched word (cached: the same words recur)."""
     return re.sub(r"\s+", "", text).lower()
 
 
