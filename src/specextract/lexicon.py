@@ -78,7 +78,8 @@ def _alias_regex(aliases: list[str]) -> str:
         trie = plain_trie(group, model_name, lambda a: _boundaries(a)[1])
         parts.append(f"{left}(?i:{trie})")
     first = first_chars(aliases, model_name)
-    return either(parts, first and f"(?i:{first})")  # the tries test case-insensitively
+    # the tries compare case-insensitively, and so must the look-ahead in front of them
+    return either(parts, f"(?i:{first})" if first else "")
 
 
 @lru_cache(maxsize=1)

@@ -83,7 +83,8 @@ def either(parts: list[str], first: str) -> str:
 
 
 def first_chars(words: list[str], mark=lambda w: w) -> str:
-    """The look-ahead of :func:`_first_chars` for the (marked) ``words``."""
+    """A look-ahead on the first characters of the (marked) ``words``, both cases; ""
+    when a word may start with optional space."""
     return _first_chars({mark(word).lower()[:1]: None for word in words})
 
 
