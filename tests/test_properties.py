@@ -86,3 +86,14 @@ def test_any_bytes_decode_to_text_or_a_document_error(data):
 def test_html_to_text_never_raises(markup):
     text = html_to_text(markup)
     assert text == "" or text.endswith("\n")
+
+
+@SETTINGS
+@given(any_text(), st.integers(0, 200), st.integers(0, 200))
+def test_original_span_agrees_with_indexing_the_map(text, i, j):
+    norm = normalize(text)
+    start, end = min(i, j) % (len(norm.text) + 1), max(i, j) % (len(norm.text) + 1)
+    if end <= start:
+        return
+    m = norm.to_original
+    assert norm.original_span(start, end) == (m[start], m[end - 1] + 1)

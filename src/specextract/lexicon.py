@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .datafiles import bundled
-from .patterns import model_name, plain_trie, scan as _scan, trie_regex
+from .patterns import either, first_chars, model_name, plain_trie, scan as _scan, trie_regex
 
 CONTEXT_WINDOW = 40
 
@@ -63,7 +63,9 @@ def _alias_regex(aliases: list[str]) -> str:
     for left, group in sorted(by_left.items(), key=lambda kv: -max(map(len, kv[1]))):
         trie = plain_trie(group, model_name, lambda a: _boundaries(a)[1])
         parts.append(f"{left}(?i:{trie})")
-    return "|".join(parts)
+    first = first_chars(aliases, model_name)
+    # the tries compare case-insensitively, and so must the look-ahead in front of them
+    return either(parts, f"(?i:{first})" if first else "")
 
 
 @lru_cache(maxsize=1)
@@ -172,7 +174,9 @@ def _qualifier_lexicon() -> tuple[re.Pattern, dict[str, str]]:
     return _compile_words([r["keyword"] for r in rows]), table
 
 
+@lru_cache(maxsize=4096)
 def _squash(text: str) -> str:
+    """The table key of a matched word (cached: the same words recur)."""
     return re.sub(r"\s+", "", text).lower()
 
 

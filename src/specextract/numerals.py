@@ -7,6 +7,7 @@ zeros are not significant).
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import NamedTuple
 
 CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5,
@@ -40,8 +41,11 @@ def significant_exp(digits: str) -> int:
     return len(digits) - len(stripped) if stripped else 0
 
 
+@lru_cache(maxsize=4096)
 def parse_arabic(text: str) -> Number | None:
-    """'6,912' -> 6912 (exp 0); '19.5' -> 19.5 (exp -1); '540' -> 540 (exp 1)."""
+    """'6,912' -> 6912 (exp 0); '19.5' -> 19.5 (exp -1); '540' -> 540 (exp 1).
+
+    Cached: the same figures recur throughout a corpus, and a Number is immutable."""
     plain = text.replace(",", "").replace(" ", "")
     try:
         value = Decimal(plain)

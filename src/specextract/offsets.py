@@ -72,7 +72,15 @@ class OffsetMap(Sequence):
         if end <= start:
             pos = self[start] if start < self.length else original_length
             return pos, pos
-        return self[start], self[end - 1] + 1
+        if not 0 <= start < end <= self.length:
+            return self[start], self[end - 1] + 1  # negative or out of range: as indexing does
+        starts, bases, slopes = self.starts, self.bases, self.slopes
+        r = bisect_right(starts, start) - 1
+        first = bases[r] + slopes[r] * (start - starts[r])
+        last = end - 1
+        if r + 1 < len(starts) and starts[r + 1] <= last:
+            r = bisect_right(starts, last, r + 1) - 1
+        return first, bases[r] + slopes[r] * (last - starts[r]) + 1
 
     def then(self, step: "OffsetMap") -> "OffsetMap":
         """Compose: a map for text produced by ``step`` from the text this map describes."""

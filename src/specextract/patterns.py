@@ -70,7 +70,22 @@ def trie_regex(words: list[str]) -> str:
         parts.append(f"{_first_chars(latin)}{LATIN_LEFT}{_branches(latin, _latin_end)}")
     if other:
         parts.append(_first_chars(other) + _branches(other, _latin_end))
-    return "|".join(parts) or "(?!)"
+    return either(parts, _first_chars(trie)) if parts else "(?!)"
+
+
+def either(parts: list[str], first: str) -> str:
+    """The alternation of ``parts``, behind ``first`` (the look-ahead on the characters
+    any of them can start with, see :func:`first_chars`): a position that starts none
+    of them then fails one set test instead of one per part."""
+    if len(parts) > 1 and first:
+        return first + "(?:" + "|".join(parts) + ")"
+    return "|".join(parts)
+
+
+def first_chars(words: list[str], mark=lambda w: w) -> str:
+    """A look-ahead on the first characters of the (marked) ``words``, both cases; ""
+    when a word may start with optional space."""
+    return _first_chars({mark(word).lower()[:1]: None for word in words})
 
 
 def _first_chars(node: dict) -> str:

@@ -53,6 +53,16 @@ class Quantity:
     is_range: bool = False
     pair: str = ""  # "dense" / "sparse" for the two halves of "156 / 312 TFLOPS"
 
+    def __init__(self, start: int, end: int, value: Decimal, precision_exp: int,
+                 dimension: str, written: str = "", number_start: int = 0,
+                 number_end: int = 0, is_range: bool = False, pair: str = "") -> None:
+        """The fields above, in order (tests/test_records.py keeps the two in step): one
+        update of the instance dict instead of dataclass's guarded set per field."""
+        self.__dict__.update(
+            start=start, end=end, value=value, precision_exp=precision_exp,
+            dimension=dimension, written=written, number_start=number_start,
+            number_end=number_end, is_range=is_range, pair=pair)
+
 
 @lru_cache(maxsize=1)
 def _unit_table() -> tuple[dict[str, tuple[str, Decimal, str]], str]:
@@ -81,7 +91,9 @@ def _unit_end(alias: str) -> str:
     return r"(?-i:(?![A-Za-z]))" if len(alias) == 1 else r"(?-i:(?![a-z]))"
 
 
+@lru_cache(maxsize=1024)
 def unit_info(unit_text: str) -> tuple[str, Decimal, str] | None:
+    """(dimension, factor, written) of a unit as matched, or None."""
     table, _ = _unit_table()
     key = " ".join(unit_text.split())
     return table.get(key) or table.get(key.lower())
@@ -103,7 +115,8 @@ def ordinal_pattern() -> re.Pattern:
     return re.compile("(?=[第1-6fFsStTPpGg])(?:" + "|".join(f"(?:{p})" for p in ORDINAL_PATTERNS) + ")")
 
 
-RATIO_WORDS = re.compile(r"(?=[tTdDqQ翻])(?<![A-Za-z])(?P<w>(?i:twice|double[ds]?|triple[ds]?|quadruple[ds]?))(?![A-Za-z])|翻(?:了)?(?:一)?(?:番|倍)")
+RATIO_WORDS = re.compile(r"(?=[tTdDqQ翻])(?:(?<![A-Za-z])(?P<w>(?i:twice|double[ds]?|triple[ds]?|quadruple[ds]?))(?![A-Za-z])"
+                         r"|翻(?:了)?(?:一)?(?:番|倍))")
 RANGE_AFTER = re.compile(r"(?<!\s)\s*+(?:-|–|—|~|～|到|至|to)\s*+(?:\d|[零一二两三四五六七八九十])")
 RANGE_JOIN = re.compile(r"(?<!\s)\s*+(?:-|–|—|~|～|到|至|to)\s*+$")
 
@@ -118,12 +131,20 @@ def find_quantities(text: str, regions=None) -> list[Quantity]:
             out.append(q)
     special = _ordinals(text, regions) + _node_names(text, regions)
     if special:  # "PCIe 4.0" is an ordinal and "TSMC 4N" a node, not the numbers 4.0 and 4
-        spans = [(o.start, o.end) for o in special]
-        out = [q for q in out if not any(s < q.end and q.start < e for s, e in spans)]
+        out = [q for q in out if not _overlaps_any(q, special)]
     out.extend(special)
     out.extend(_ratio_words(text, regions))
     out.sort(key=lambda q: q.start)
     return _share_units(text, _mark_ranges(text, out))
+
+
+def _overlaps_any(q: Quantity, others: list[Quantity]) -> bool:
+    """Does ``q`` overlap one of ``others``?"""
+    start, end = q.start, q.end
+    for o in others:
+        if o.start < end and start < o.end:
+            return True
+    return False
 
 
 SHARED_UNIT_BEFORE = re.compile(r"^[ \t]*+\*?[ \t]*+(?:\||/|、|和|与|及|(?i:and|or))[ \t]*+$")
@@ -189,39 +210,48 @@ def _mark_ranges(text: str, quantities: list[Quantity]) -> list[Quantity]:
     return out
 
 
+QUANTITY_GROUPS = ("num", "cjk", "word", "mag", "flopmag", "unit", "counter")
+
+
 def _quantity(text: str, m: re.Match) -> Quantity | None:
     start = m.start()
-    before = text[start - 1] if start else ""
-    if before and (before.isascii() and (before.isalnum() or before in "_.") or before in "第"):
-        # inside a word or model name, or an ordinal (handled apart) -- unless it follows
-        # a unit, as in tables flattened into text ("7.8 TFLOPS9.7 TFLOPS", "1530MHz1410MHz")
-        if not (before.isalpha() and _after_unit(text, start)):
-            return None
-    if m.group("num"):
-        number = parse_arabic(m.group("num"))
-    elif m.group("cjk"):
-        number = parse_cjk(m.group("cjk"))
+    if start:
+        before = text[start - 1]
+        if before.isascii() and (before.isalnum() or before in "_.") or before == "第":
+            # inside a word or model name, or an ordinal (handled apart) -- unless it
+            # follows a unit, as in tables flattened into text ("7.8 TFLOPS9.7 TFLOPS",
+            # "1530MHz1410MHz")
+            if not (before.isalpha() and _after_unit(text, start)):
+                return None
+    num, cjk, word, mag, flopmag, unit, counter = m.group(*QUANTITY_GROUPS)
+    if num:
+        number = parse_arabic(num)
+        number_end = m.end("num")
+    elif cjk:
+        number = parse_cjk(cjk)
+        number_end = m.end("cjk")
     else:
-        number = Number(Decimal(WORD_NUMBERS[m.group("word").lower()]), 0)
+        number = Number(Decimal(WORD_NUMBERS[word.lower()]), 0)
+        number_end = m.end("word")
     if number is None:
         return None
-    number_end = m.end("num") if m.group("num") else m.end("cjk") if m.group("cjk") else m.end("word")
-    mag = (m.group("mag") or "").strip()
     if mag:
-        number = scale(number, MAGNITUDES.get(mag, MAGNITUDES.get(mag.lower(), 0)))
+        mag = mag.strip()
+        if mag:
+            number = scale(number, MAGNITUDES.get(mag, MAGNITUDES.get(mag.lower(), 0)))
     dimension, written = "bare", ""
-    if m.group("flopmag"):
-        number = scale(number, MAGNITUDES[m.group("flopmag")] - 12)  # -> T(FL)OPS
+    if flopmag:
+        number = scale(number, MAGNITUDES[flopmag] - 12)  # -> T(FL)OPS
         dimension, written = "throughput", "万亿次"
-    elif m.group("unit"):
-        info = unit_info(m.group("unit"))
+    elif unit:
+        info = unit_info(unit)
         if info is None:
             return None
         dimension, factor, written = info
         number = times(number, factor)
-    elif m.group("counter"):
-        dimension = COUNTERS[m.group("counter")]
-        written = m.group("counter")
+    elif counter:
+        dimension = COUNTERS[counter]
+        written = counter
     if dimension == "other":
         return None
     end = m.end()
@@ -230,7 +260,7 @@ def _quantity(text: str, m: re.Match) -> Quantity | None:
             dimension = "bandwidth"
         elif text.startswith("每秒", end):
             dimension, end = "bandwidth", end + 2
-    if not m.group("num") and dimension == "bare" and not m.group("word"):
+    if not num and dimension == "bare" and not word:
         return None  # a Chinese numeral needs a unit or counter to be a figure
     is_range = bool(RANGE_AFTER.match(text, end))
     return Quantity(start, end, number.value, number.precision_exp, dimension, written,

@@ -65,6 +65,19 @@ class Claim:
     precision_exp: int = 0
     sentence: str = ""
 
+    def __init__(self, doc_id: str, entity: str, attribute: str, value: Decimal, surface: str,
+                 start: int, end: int, variant: str = "", operator: str = "=",
+                 qualifier: str = "", baseline: str = "", metric: str = "",
+                 precision_exp: int = 0, sentence: str = "") -> None:
+        """The fields above, in order (tests/test_records.py keeps the two in step): one
+        update of the instance dict instead of dataclass's guarded set per field (a
+        claim is made for every figure found)."""
+        self.__dict__.update(
+            doc_id=doc_id, entity=entity, attribute=attribute, value=value, surface=surface,
+            start=start, end=end, variant=variant, operator=operator, qualifier=qualifier,
+            baseline=baseline, metric=metric, precision_exp=precision_exp, sentence=sentence)
+        self.__post_init__()
+
     def __post_init__(self) -> None:
         if self.attribute not in ATTRIBUTE_UNITS:
             raise ValueError(f"unknown attribute {self.attribute!r}")
