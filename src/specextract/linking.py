@@ -130,8 +130,11 @@ def relations() -> tuple[dict[str, str], dict[str, str]]:
     return pred, arch
 
 
+ANY_VALUE = (Decimal(0), Decimal("Infinity"))
+
+
 def plausible(attribute: str, value: Decimal) -> bool:
-    lo, hi = plausible_ranges().get(attribute, (Decimal(0), Decimal("Infinity")))
+    lo, hi = plausible_ranges().get(attribute, ANY_VALUE)
     return lo <= value <= hi
 
 
@@ -141,23 +144,28 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
     drafts: list[Draft] = []
     topic: Mention | None = None
     group: list[Mention] = []  # the chips of the last sentence that named several
-    qi = ci = ki = fi = 0
     skip = _merged(skip)
     skip_starts = [s.start for s in skip]
     quantities, chips, keywords, quals = found.quantities, found.chips, found.keywords, found.qualifiers
+    q_starts, c_starts, k_starts, f_starts = (found._starts[name] for name in
+                                              ("quantities", "chips", "keywords", "qualifiers"))
     for sent in sentences(text):
-        s_q, qi = _within(quantities, qi, sent)
-        s_c, ci = _within(chips, ci, sent)
-        s_k, ki = _within(keywords, ki, sent)
-        s_f, fi = _within(quals, fi, sent)
-        s_q = [q for q in s_q if not _inside_any(q, skip, skip_starts)]
+        start, end = sent
+        s_q = quantities[bisect_left(q_starts, start):bisect_left(q_starts, end)]
+        s_c = chips[bisect_left(c_starts, start):bisect_left(c_starts, end)]
+        if skip and s_q:
+            s_q = [q for q in s_q if not _inside_any(q, skip, skip_starts)]
+        if not s_q and not s_c:
+            continue  # nothing to link, and the topic stays
+        s_k = keywords[bisect_left(k_starts, start):bisect_left(k_starts, end)]
+        s_f = quals[bisect_left(f_starts, start):bisect_left(f_starts, end)]
+        ctx = _Sentence(text, sent, s_c, s_k, s_f, topic, clause_breaks(text, sent) if s_q else [],
+                        group)
         if s_q:
-            ctx = _Sentence(text, sent, s_c, s_k, s_f, topic, clause_breaks(text, sent), group)
             ctx.all_keywords = keywords
             drafts.extend(ctx.link(s_q))
         real = [c for c in s_c if not c.system]
         if real:
-            ctx = _Sentence(text, sent, s_c, s_k, s_f, topic, [])
             first = next((c for c in real if not ctx._is_baseline(c)), None)
             if first is not None:  # a sentence that only names a baseline keeps the topic
                 topic = first
@@ -165,16 +173,6 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
             if len(distinct) >= 2:
                 group = distinct
     return drafts
-
-
-def _within(items: list, i: int, span: Span) -> tuple[list, int]:
-    """Items (sorted by start) inside ``span``; returns them and the next index."""
-    while i < len(items) and items[i].start < span.start:
-        i += 1
-    j = i
-    while j < len(items) and items[j].start < span.end:
-        j += 1
-    return items[i:j], j
 
 
 def _merged(spans: list[Span]) -> list[Span]:
@@ -202,13 +200,19 @@ class _Sentence:
         self._baseline: dict[int, bool] = {}
         self._exclusions: list[tuple[int, int, str]] | None = None
         self._refuted_at: int | None = None
+        self._clauses: dict[int, Span] = {}
+        self._cache: dict[str, list[tuple[int, int]]] = {}
 
     # -- structure ---------------------------------------------------------------
     def clause(self, pos: int) -> Span:
-        i = bisect_left(self.breaks, pos)
-        start = self.breaks[i - 1] + 1 if i else self.span.start
-        end = self.breaks[i] if i < len(self.breaks) else self.span.end
-        return Span(start, end)
+        """The clause around ``pos`` (remembered: a figure asks several times)."""
+        span = self._clauses.get(pos)
+        if span is None:
+            i = bisect_left(self.breaks, pos)
+            start = self.breaks[i - 1] + 1 if i else self.span.start
+            end = self.breaks[i] if i < len(self.breaks) else self.span.end
+            span = self._clauses[pos] = Span(start, end)
+        return span
 
     def link(self, quantities: list[Quantity]) -> list[Draft]:
         figures = [q for q in quantities if q.dimension not in ("ratio", "percent")]
@@ -227,11 +231,12 @@ class _Sentence:
 
     def _positions(self, name: str, pattern: re.Pattern) -> list[tuple[int, int]]:
         """Where ``pattern`` matches in the sentence (computed once per sentence)."""
-        cache = self.__dict__.setdefault("_cache", {})
-        if name not in cache:
-            cache[name] = [m.span() for m in pattern.finditer(self.text[self.span.start:self.span.end])]
-            cache[name] = [(a + self.span.start, b + self.span.start) for a, b in cache[name]]
-        return cache[name]
+        found = self._cache.get(name)
+        if found is None:
+            start, end = self.span
+            found = self._cache[name] = [(m.start() + start, m.end() + start)
+                                         for m in pattern.finditer(self.text[start:end])]
+        return found
 
     def _first(self, name: str, pattern: re.Pattern) -> int:
         found = self._positions(name, pattern)
@@ -256,6 +261,8 @@ class _Sentence:
             self._refuted_at = refuted.start() if refuted else None
         if self._refuted_at is not None and self._refuted_at >= q.end:
             return True
+        if not self._exclusions:
+            return False
         clause = self.clause(q.start)
         for start, end, why in self._exclusions:
             if not (clause.start <= start and end <= clause.end):
