@@ -37,6 +37,7 @@ UNIT_FOR_ATTRIBUTE = {"memory_size": ("bytes", "GB"), "memory_bandwidth": ("band
                       "process_node": ("length", "nm"), "die_area": ("area", "mm2"),
                       "boost_clock": ("frequency", "MHz"), "memory_bus_width": ("bits", "bit"),
                       "l2_cache": ("bytes", "MB")}
+PRECISE_ATTRS = THROUGHPUT_ATTRS - {"compute"}
 
 
 def link_tables(found: Found) -> tuple[list[Draft], list[Span]]:
@@ -111,16 +112,17 @@ def _read_grid(found: Found, rows: list[list[Span]]) -> list[Draft]:
     row_chips = {i: _chip_of(found, r[0]) for i, r in enumerate(rows) if i}
     row_chips = {i: c for i, c in row_chips.items() if c is not None}
     out: list[Draft] = []
+    labels: dict[Span, tuple] = {}
     if col_chips and len(col_chips) >= len(row_chips):
         for row in rows[1:]:
             for j, chip in col_chips.items():
                 if j < len(row):
-                    out.extend(_cell_drafts(found, chip, row[0], row[j]))
+                    out.extend(_cell_drafts(found, chip, row[0], row[j], labels))
     elif row_chips:
         for i, chip in row_chips.items():
             row = rows[i]
             for j in range(1, min(len(row), len(header))):
-                out.extend(_cell_drafts(found, chip, header[j], row[j]))
+                out.extend(_cell_drafts(found, chip, header[j], row[j], labels))
     return out
 
 
@@ -150,7 +152,7 @@ def _label(found: Found, label: Span) -> tuple[Keyword | None, tuple | None, set
     kws = _in(found, "keywords", label)
     kw = None
     if kws:
-        precise = [k for k in kws if k.attribute in THROUGHPUT_ATTRS - {"compute"}]
+        precise = [k for k in kws if k.attribute in PRECISE_ATTRS]
         kw = precise[0] if precise else kws[0]
     unit = None
     m = _label_unit_regex().search(found.text, label.start, label.end)
@@ -160,16 +162,24 @@ def _label(found: Found, label: Span) -> tuple[Keyword | None, tuple | None, set
     return kw, unit, quals
 
 
-def _cell_drafts(found: Found, chip: Mention, label: Span, cell: Span) -> list[Draft]:
-    """Drafts of one cell; a label naming several precisions ("FP16/BF16") gives each."""
-    kw, unit, quals = _label(found, label)
-    group = [k for k in _in(found, "keywords", label) if k.attribute in THROUGHPUT_ATTRS - {"compute"}]
+def _cell_drafts(found: Found, chip: Mention, label: Span, cell: Span,
+                 labels: dict[Span, tuple] | None = None) -> list[Draft]:
+    """Drafts of one cell; a label naming several precisions ("FP16/BF16") gives each.
+    ``labels`` remembers what each label says (a row's label serves every chip)."""
+    info = labels.get(label) if labels is not None else None
+    if info is None:
+        kw, unit, quals = _label(found, label)
+        group = [k for k in _in(found, "keywords", label) if k.attribute in PRECISE_ATTRS]
+        info = (kw, unit, quals, group)
+        if labels is not None:
+            labels[label] = info
+    kw, unit, quals, group = info
     if kw is not None and len(group) > 1 and kw in group:
         out = []
         for k in group:
             out.extend(_one_cell(found, chip, cell, k, unit, set(quals)))
         return out
-    return _one_cell(found, chip, cell, kw, unit, quals)
+    return _one_cell(found, chip, cell, kw, unit, set(quals))
 
 
 def _one_cell(found: Found, chip: Mention, cell: Span, kw: Keyword | None, unit,
@@ -299,6 +309,7 @@ def _run_rows(found: Found, header: list[Mention], stop_at: int,
             continue
         keywords.append(k)
     drafts: list[Draft] = []
+    labels: dict[Span, tuple] = {}
     end = start
     for n, kw in enumerate(keywords):
         stop = keywords[n + 1].start if n + 1 < len(keywords) else limit
@@ -313,6 +324,6 @@ def _run_rows(found: Found, header: list[Mention], stop_at: int,
         label = Span(kw.start, cells[0][0])
         for chip, (s0, e0, q) in zip(header, cells):
             if q is not None:
-                drafts.extend(_cell_drafts(found, chip, label, Span(s0, e0)))
+                drafts.extend(_cell_drafts(found, chip, label, Span(s0, e0), labels))
         end = cells[-1][1]
     return drafts, end
