@@ -159,8 +159,7 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
             continue  # nothing to link, and the topic stays
         s_k = keywords[bisect_left(k_starts, start):bisect_left(k_starts, end)]
         s_f = quals[bisect_left(f_starts, start):bisect_left(f_starts, end)]
-        ctx = _Sentence(text, sent, s_c, s_k, s_f, topic, clause_breaks(text, sent) if s_q else [],
-                        group)
+        ctx = _Sentence(text, sent, s_c, s_k, s_f, topic, None, group)
         if s_q:
             ctx.all_keywords = keywords
             drafts.extend(ctx.link(s_q))
@@ -193,6 +192,9 @@ def _inside_any(q: Quantity, spans: list[Span], starts: list[int]) -> bool:
 
 
 class _Sentence:
+    """One sentence's chips, keywords and qualifiers; ``breaks`` (the clause ends) are
+    found when first needed if None."""
+
     def __init__(self, text, span, chips, keywords, quals, topic, breaks, group=()):
         self.text, self.span, self.chips, self.keywords = text, span, chips, keywords
         self.quals, self.topic, self.breaks, self.group = quals, topic, breaks, list(group)
@@ -208,6 +210,8 @@ class _Sentence:
         """The clause around ``pos`` (remembered: a figure asks several times)."""
         span = self._clauses.get(pos)
         if span is None:
+            if self.breaks is None:
+                self.breaks = clause_breaks(self.text, self.span)
             i = bisect_left(self.breaks, pos)
             start = self.breaks[i - 1] + 1 if i else self.span.start
             end = self.breaks[i] if i < len(self.breaks) else self.span.end
@@ -219,7 +223,7 @@ class _Sentence:
         out = self._respectively(figures)
         done = {d.quantity for d in out}
         for q in figures:
-            if q in done or q.is_range or self._excluded(q):
+            if (done and q in done) or q.is_range or self._excluded(q):
                 continue
             out.extend(self._figure(q))
         for q in quantities:
@@ -243,7 +247,10 @@ class _Sentence:
         return found[0][1] if found else self.span.end + 1
 
     def _any_between(self, name: str, pattern: re.Pattern, start: int, end: int) -> bool:
-        return any(start <= a and b <= end for a, b in self._positions(name, pattern))
+        for a, b in self._positions(name, pattern):
+            if start <= a and b <= end:
+                return True
+        return False
 
     def _excluded(self, q: Quantity) -> bool:
         """Measured, overclocked, forecast figures (anywhere in the clause); per-die ones
@@ -318,6 +325,8 @@ class _Sentence:
         """'FP16/BF16 Tensor算力' names two attributes: the figure is a claim for each."""
         if kw is None:
             return [None]
+        if len(self.keywords) == 1:  # kw itself
+            return [kw]
         group = [kw]
         for k in reversed([k for k in self.keywords if k.end <= group[0].start]):
             if not (k.dims & kw.dims) or not KEYWORD_JOIN.match(self.text[k.end:group[0].start]):
@@ -371,8 +380,9 @@ class _Sentence:
             return None
         clause = self.clause(q.start)
         in_clause = [k for k in before if k.start >= clause.start]
-        own_label = cue_pattern("generic_metric").search(self.text, clause.start, q.start)
-        pool = in_clause or ([] if own_label else before)
+        # else an earlier keyword, unless the clause has its own generic label ("性能")
+        pool = in_clause or ([] if cue_pattern("generic_metric").search(self.text, clause.start, q.start)
+                             else before)
         if not pool:
             return None
         best = pool[-1]
@@ -411,9 +421,10 @@ class _Sentence:
 
     def _chip(self, q: Quantity) -> Mention | None:
         before = [c for c in self.chips if c.end <= q.start]
-        if before and (POSSESSIVE.match(self.text[max(before[-1].end, before[-1].variant_end):q.start])
-                       or POSSESSIVE_LIST.match(self.text[max(before[-1].end, before[-1].variant_end):q.start])):
-            return before[-1]  # "the H100's 80 billion", "V100的900 GB/s", "H100的80GB、3.35TB/s"
+        if before:
+            gap = self.text[max(before[-1].end, before[-1].variant_end):q.start]
+            if POSSESSIVE.match(gap) or POSSESSIVE_LIST.match(gap):
+                return before[-1]  # "the H100's 80 billion", "V100的900 GB/s", "H100的80GB、3.35TB/s"
         if FROM_TO.search(self.text, max(self.span.start, q.start - 3), q.start):
             # "与A100相比，A800的带宽从600GB/s降到400GB/s": the old figure is the other chip's
             others = [c for c in before if self._is_baseline(c)]
@@ -464,6 +475,8 @@ class _Sentence:
                 found -= {"dense", "sparse"}
         if attribute == "tf32":
             found.discard("tensor")
+        if not found:
+            return ""
         return ";".join(x for x in QUALIFIERS if x in found)
 
     def _respectively(self, figures: list[Quantity]) -> list[Draft]:
