@@ -35,6 +35,7 @@ DEFAULT_ATTRIBUTE = {"throughput": "compute", "bandwidth": "memory_bandwidth",
                      "length": "process_node", "power": "tdp", "frequency": "boost_clock",
                      "area": "die_area"}
 THROUGHPUT_ATTRS = PRECISION_ATTRIBUTES | {"fp64_tensor", "compute"}
+PRECISE_ATTRS = THROUGHPUT_ATTRS - {"compute"}
 NOT_METRICS = frozenset({"tensor_cores", "tensor_core_gen", "pcie_gen", "mig_instances", "speedup"})
 COUNT_GAP = re.compile(r"^[\s的个颗独立完整块]*(?:GPU|gpu|个|的|独立|\s)*"
                        r"(?:第.代|(?i:\d(?:st|nd|rd|th)|first|second|third|fourth|fifth)[\s-]*(?i:gen(?:eration)?))?\s*$")
@@ -74,6 +75,8 @@ FROM = re.compile(r"(?:从|由)\s*$")
 PRONOUN_BASELINE = re.compile(r"(?:是|为|係|比)\s*(?:它|其|佢|this|it)\s*(?:的|嘅|'s)?", re.IGNORECASE)
 FROM_TO = re.compile(r"(?:从|由)\s*$")
 WEAK_COMPARE = re.compile(r"(?:是|为|係|系|达到|达|相当于|of)\s*$", re.IGNORECASE)
+OF_AFTER = re.compile(r"(?<!\s)\s*+[的嘅]")  # "是V100的": the chip is what is compared against
+CARDS_AFTER = re.compile(r"\s?(?:[A-Z]|\d)")  # "8x A100"
 
 
 @dataclass(frozen=True)
@@ -355,10 +358,8 @@ class _Sentence:
         return group
 
     def _attribute_keyword(self, q: Quantity) -> Keyword | None:
-        dims = {q.dimension} if q.dimension != "bare" else {"count"}
-        if q.dimension == "count":
-            dims = {"count"}
-        fits = [k for k in self.keywords if dims & k.dims]
+        dim = "count" if q.dimension in ("bare", "count") else q.dimension
+        fits = [k for k in self.keywords if dim in k.dims]
         after = [k for k in fits if k.start >= q.end and k.start - q.end <= 12]
         for k in after:  # a keyword right after the figure owns it
             gap = self.text[q.end:k.start]
@@ -395,7 +396,7 @@ class _Sentence:
             if links and not memory:
                 return links[-1]
         if best.attribute == "compute":  # a precision in the clause says more than 算力
-            precise = [k for k in pool if k.attribute in THROUGHPUT_ATTRS - {"compute"}]
+            precise = [k for k in pool if k.attribute in PRECISE_ATTRS]
             if precise:
                 best = precise[-1]
         return best
@@ -518,7 +519,7 @@ class _Sentence:
             if not cue_pattern("increase").search(near):
                 return None
             value, exp = 1 + q.value / 100, q.precision_exp - 2
-        if q.written == "x" and re.match(r"\s?(?:[A-Z]|\d)", self.text[q.end:q.end + 2]) \
+        if q.written == "x" and CARDS_AFTER.match(self.text[q.end:q.end + 2]) \
                 and any(c.start - q.end <= 2 for c in self.chips if c.start >= q.end):
             return None  # "8x A100": a count of cards
         sentence_text = self.text[self.span.start:self.span.end]
@@ -549,7 +550,7 @@ class _Sentence:
             head = self.text[max(self.span.start, c.start - 10):c.start]
             head = PREDECESSOR_TAIL.sub("", head)
             strong = STRONG_COMPARE.search(head)
-            weak = WEAK_COMPARE.search(head) and re.match(r"(?<!\s)\s*+[的嘅]", self.text[c.end:q.start])
+            weak = WEAK_COMPARE.search(head) and OF_AFTER.match(self.text[c.end:q.start])
             if strong or weak:
                 subject = next((s for s in reversed(before[:i])
                                 if s.entity != c.entity and not self._is_baseline(s)), None)
@@ -596,7 +597,7 @@ class _Sentence:
         head = PREDECESSOR_TAIL.sub("", self.text[max(self.span.start, c.start - 16):c.start])
         tail = self.text[max(c.end, c.variant_end):c.end + 12]
         return bool(STRONG_COMPARE.search(head) or AFTER_RATIO.search(head) or FROM.search(head)
-                    or (WEAK_COMPARE.search(head) and re.match(r"(?<!\s)\s*+[的嘅]", tail))
+                    or (WEAK_COMPARE.search(head) and OF_AFTER.match(tail))
                     or (WITH.search(head) and SAME_AS.match(tail)))
 
     def _topic_if_free(self) -> Mention | None:

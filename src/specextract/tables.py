@@ -19,7 +19,7 @@ from decimal import Decimal
 from functools import lru_cache
 
 from .lexicon import Keyword, Mention
-from .linking import DEFAULT_ATTRIBUTE, THROUGHPUT_ATTRS, Draft, Found, plausible, _in_canonical
+from .linking import DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, Found, plausible, _in_canonical
 from .quantities import Quantity, _unit_table, unit_info
 from .numerals import Number, times
 from .schema import ATTRIBUTE_UNITS, QUALIFIERS
@@ -38,7 +38,6 @@ UNIT_FOR_ATTRIBUTE = {"memory_size": ("bytes", "GB"), "memory_bandwidth": ("band
                       "process_node": ("length", "nm"), "die_area": ("area", "mm2"),
                       "boost_clock": ("frequency", "MHz"), "memory_bus_width": ("bits", "bit"),
                       "l2_cache": ("bytes", "MB")}
-PRECISE_ATTRS = THROUGHPUT_ATTRS - {"compute"}
 
 
 def link_tables(found: Found) -> tuple[list[Draft], list[Span]]:
