@@ -350,8 +350,9 @@ class _Sentence:
         if chip is None or chip.system:
             return []
         group = [chip]
-        if BOTH.search(self.text[max(chip.end, chip.variant_end):q.start]):
-            for c in reversed([c for c in self.chips if c.end <= group[0].start]):
+        earlier = [c for c in self.chips if c.end <= chip.start]
+        if earlier and BOTH.search(self.text[max(chip.end, chip.variant_end):q.start]):
+            for c in reversed(earlier):
                 if not CHIP_JOIN.match(self.text[c.end:group[0].start]):
                     break
                 group.insert(0, c)
