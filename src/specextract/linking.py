@@ -190,7 +190,8 @@ def _merged(spans: list[Span]) -> list[Span]:
 
 
 def _inside_any(q: Quantity, spans: list[Span], starts: list[int]) -> bool:
-    """Is ``q`` inside one of the disjoint, sorted ``spans`` (``starts`` their starts)?"""
+    """Does ``q`` (a figure, a chip) start inside one of the disjoint, sorted ``spans``
+    (``starts`` their starts)?"""
     i = bisect_left(starts, q.start + 1) - 1
     return i >= 0 and q.start < spans[i].end
 

@@ -19,7 +19,8 @@ from decimal import Decimal
 from functools import lru_cache
 
 from .lexicon import Keyword, Mention
-from .linking import DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, Found, plausible, _in_canonical
+from .linking import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, Found, plausible,
+                      _in_canonical, _inside_any)
 from .quantities import Quantity, _unit_table, unit_info
 from .numerals import Number, times
 from .schema import ATTRIBUTE_UNITS, QUALIFIERS
@@ -270,7 +271,8 @@ def _attribute(q: Quantity, kw: Keyword | None) -> str | None:
 # -- run tables ------------------------------------------------------------------
 def _read_runs(found: Found, taken: list[Span]) -> list[tuple[list[Draft], Span]]:
     text = found.text
-    chips = [c for c in found.chips if not any(s.start <= c.start < s.end for s in taken)]
+    taken_starts = [s.start for s in taken]  # grid tables, in text order
+    chips = [c for c in found.chips if not _inside_any(c, taken, taken_starts)]
     headers: list[list[Mention]] = []
     i = 0
     while i < len(chips):
@@ -302,8 +304,8 @@ def _run_rows(found: Found, header: list[Mention], stop_at: int,
     limit = len(text) if limit < 0 else limit
     limit = min(limit, stop_at)  # the next chip run starts a table of its own
     keywords: list[Keyword] = []
-    for k in found.keywords:
-        if not start <= k.start < limit or any(t.start <= k.start < t.end for t in taken):
+    for k in found.within("keywords", start, limit):
+        if any(t.start <= k.start < t.end for t in taken):
             continue  # (a grid table read already owns its labels)
         if keywords and keywords[-1].attribute == k.attribute:
             continue  # "Memory128 GB HBM2e192 GB": HBM2e continues the Memory row
