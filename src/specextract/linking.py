@@ -445,9 +445,7 @@ class _Sentence:
                  and c.start - q.end <= 12]
         if after:
             return after[0]
-        if not subjects_or_none(self, q):
-            return self.topic
-        return None
+        return self.topic  # no subject before the figure (``subjects`` is empty here)
 
 
     def _operator(self, q: Quantity) -> str:
