@@ -330,7 +330,7 @@ class _Sentence:
         """'FP16/BF16 Tensor算力' names two attributes: the figure is a claim for each."""
         if kw is None:
             return [None]
-        if len(self.keywords) == 1:  # kw itself
+        if len(self.keywords) == 1:  # kw (one of self.keywords) is alone: nothing to join
             return [kw]
         group = [kw]
         for k in reversed([k for k in self.keywords if k.end <= group[0].start]):
