@@ -35,6 +35,7 @@ DEFAULT_ATTRIBUTE = {"throughput": "compute", "bandwidth": "memory_bandwidth",
                      "length": "process_node", "power": "tdp", "frequency": "boost_clock",
                      "area": "die_area"}
 THROUGHPUT_ATTRS = PRECISION_ATTRIBUTES | {"fp64_tensor", "compute"}
+PRECISE_ATTRS = THROUGHPUT_ATTRS - {"compute"}
 NOT_METRICS = frozenset({"tensor_cores", "tensor_core_gen", "pcie_gen", "mig_instances", "speedup"})
 COUNT_GAP = re.compile(r"^[\s的个颗独立完整块]*(?:GPU|gpu|个|的|独立|\s)*"
                        r"(?:第.代|(?i:\d(?:st|nd|rd|th)|first|second|third|fourth|fifth)[\s-]*(?i:gen(?:eration)?))?\s*$")
@@ -63,8 +64,9 @@ POSSESSIVE_LIST = re.compile(r"^\s*(?:'s|’s|的|嘅)[^，。；;,\n]{0,30}[、
 PER_INSTANCE = re.compile(r"(?<!\s)\s*+的?\s*+(?:MIG\s*+)?(?:实例|切片|instances?|slices?)", re.IGNORECASE)
 PER_INSTANCE_BEFORE = re.compile(r"(?:每个|每一个|单个)(?:MIG)?实例\s*(?:有|为|是)?\s*$|(?:per|each) (?:MIG )?instance\s*$",
                                  re.IGNORECASE)
-REFUTED = re.compile(r"算错|记错|是错的|这是错的|说错|并不正确|不正确|谣传|以讹传讹|is wrong|is incorrect|is a myth|is false",
-                     re.IGNORECASE)
+# (case matters only for the English words: scoping the flag to them keeps the scan quick)
+REFUTED = re.compile(r"算错|记错|是错的|这是错的|说错|并不正确|不正确|谣传|以讹传讹"
+                     r"|(?i:is wrong|is incorrect|is a myth|is false)")
 VENDOR_TAIL = re.compile(r"(?:NVIDIA|Nvidia|AMD|Google|Huawei|英伟达|华为)(?:'s|’s|的)?\s*$")
 METRIC_AFTER = re.compile(r"^\s*(?:the|its|their|in|of|on|的|更高的|更大的)?\s*$", re.IGNORECASE)
 IMPLICIT_GAIN = re.compile(r"(?<![\d.])[\d.]++\s*+倍的?(?:性能)?提升|(?<![\d.])[\d.]++\s*+(?:x|×|times)\s++(?:faster|the performance)",
@@ -74,6 +76,8 @@ FROM = re.compile(r"(?:从|由)\s*$")
 PRONOUN_BASELINE = re.compile(r"(?:是|为|係|比)\s*(?:它|其|佢|this|it)\s*(?:的|嘅|'s)?", re.IGNORECASE)
 FROM_TO = re.compile(r"(?:从|由)\s*$")
 WEAK_COMPARE = re.compile(r"(?:是|为|係|系|达到|达|相当于|of)\s*$", re.IGNORECASE)
+OF_AFTER = re.compile(r"(?<!\s)\s*+[的嘅]")  # "是V100的": the chip is what is compared against
+CARDS_AFTER = re.compile(r"\s?(?:[A-Z]|\d)")  # "8x A100"
 
 
 @dataclass(frozen=True)
@@ -130,8 +134,11 @@ def relations() -> tuple[dict[str, str], dict[str, str]]:
     return pred, arch
 
 
+ANY_VALUE = (Decimal(0), Decimal("Infinity"))
+
+
 def plausible(attribute: str, value: Decimal) -> bool:
-    lo, hi = plausible_ranges().get(attribute, (Decimal(0), Decimal("Infinity")))
+    lo, hi = plausible_ranges().get(attribute, ANY_VALUE)
     return lo <= value <= hi
 
 
@@ -141,23 +148,27 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
     drafts: list[Draft] = []
     topic: Mention | None = None
     group: list[Mention] = []  # the chips of the last sentence that named several
-    qi = ci = ki = fi = 0
     skip = _merged(skip)
     skip_starts = [s.start for s in skip]
     quantities, chips, keywords, quals = found.quantities, found.chips, found.keywords, found.qualifiers
+    q_starts, c_starts, k_starts, f_starts = (found._starts[name] for name in
+                                              ("quantities", "chips", "keywords", "qualifiers"))
     for sent in sentences(text):
-        s_q, qi = _within(quantities, qi, sent)
-        s_c, ci = _within(chips, ci, sent)
-        s_k, ki = _within(keywords, ki, sent)
-        s_f, fi = _within(quals, fi, sent)
-        s_q = [q for q in s_q if not _inside_any(q, skip, skip_starts)]
+        start, end = sent
+        s_q = quantities[bisect_left(q_starts, start):bisect_left(q_starts, end)]
+        s_c = chips[bisect_left(c_starts, start):bisect_left(c_starts, end)]
+        if skip and s_q:
+            s_q = [q for q in s_q if not _inside_any(q, skip, skip_starts)]
+        if not s_q and not s_c:
+            continue  # nothing to link, and the topic stays
+        s_k = keywords[bisect_left(k_starts, start):bisect_left(k_starts, end)]
+        s_f = quals[bisect_left(f_starts, start):bisect_left(f_starts, end)]
+        ctx = _Sentence(text, sent, s_c, s_k, s_f, topic, None, group)
         if s_q:
-            ctx = _Sentence(text, sent, s_c, s_k, s_f, topic, clause_breaks(text, sent), group)
             ctx.all_keywords = keywords
             drafts.extend(ctx.link(s_q))
         real = [c for c in s_c if not c.system]
         if real:
-            ctx = _Sentence(text, sent, s_c, s_k, s_f, topic, [])
             first = next((c for c in real if not ctx._is_baseline(c)), None)
             if first is not None:  # a sentence that only names a baseline keeps the topic
                 topic = first
@@ -165,16 +176,6 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
             if len(distinct) >= 2:
                 group = distinct
     return drafts
-
-
-def _within(items: list, i: int, span: Span) -> tuple[list, int]:
-    """Items (sorted by start) inside ``span``; returns them and the next index."""
-    while i < len(items) and items[i].start < span.start:
-        i += 1
-    j = i
-    while j < len(items) and items[j].start < span.end:
-        j += 1
-    return items[i:j], j
 
 
 def _merged(spans: list[Span]) -> list[Span]:
@@ -189,12 +190,16 @@ def _merged(spans: list[Span]) -> list[Span]:
 
 
 def _inside_any(q: Quantity, spans: list[Span], starts: list[int]) -> bool:
-    """Is ``q`` inside one of the disjoint, sorted ``spans`` (``starts`` their starts)?"""
+    """Does ``q`` (a figure, a chip) start inside one of the disjoint, sorted ``spans``
+    (``starts`` their starts)?"""
     i = bisect_left(starts, q.start + 1) - 1
     return i >= 0 and q.start < spans[i].end
 
 
 class _Sentence:
+    """One sentence's chips, keywords and qualifiers; ``breaks`` (the clause ends) are
+    found when first needed if None."""
+
     def __init__(self, text, span, chips, keywords, quals, topic, breaks, group=()):
         self.text, self.span, self.chips, self.keywords = text, span, chips, keywords
         self.quals, self.topic, self.breaks, self.group = quals, topic, breaks, list(group)
@@ -202,20 +207,28 @@ class _Sentence:
         self._baseline: dict[int, bool] = {}
         self._exclusions: list[tuple[int, int, str]] | None = None
         self._refuted_at: int | None = None
+        self._clauses: dict[int, Span] = {}
+        self._cache: dict[str, list[tuple[int, int]]] = {}
 
     # -- structure ---------------------------------------------------------------
     def clause(self, pos: int) -> Span:
-        i = bisect_left(self.breaks, pos)
-        start = self.breaks[i - 1] + 1 if i else self.span.start
-        end = self.breaks[i] if i < len(self.breaks) else self.span.end
-        return Span(start, end)
+        """The clause around ``pos`` (remembered: a figure asks several times)."""
+        span = self._clauses.get(pos)
+        if span is None:
+            if self.breaks is None:
+                self.breaks = clause_breaks(self.text, self.span)
+            i = bisect_left(self.breaks, pos)
+            start = self.breaks[i - 1] + 1 if i else self.span.start
+            end = self.breaks[i] if i < len(self.breaks) else self.span.end
+            span = self._clauses[pos] = Span(start, end)
+        return span
 
     def link(self, quantities: list[Quantity]) -> list[Draft]:
         figures = [q for q in quantities if q.dimension not in ("ratio", "percent")]
         out = self._respectively(figures)
         done = {d.quantity for d in out}
         for q in figures:
-            if q in done or q.is_range or self._excluded(q):
+            if (done and q in done) or q.is_range or self._excluded(q):
                 continue
             out.extend(self._figure(q))
         for q in quantities:
@@ -227,18 +240,22 @@ class _Sentence:
 
     def _positions(self, name: str, pattern: re.Pattern) -> list[tuple[int, int]]:
         """Where ``pattern`` matches in the sentence (computed once per sentence)."""
-        cache = self.__dict__.setdefault("_cache", {})
-        if name not in cache:
-            cache[name] = [m.span() for m in pattern.finditer(self.text[self.span.start:self.span.end])]
-            cache[name] = [(a + self.span.start, b + self.span.start) for a, b in cache[name]]
-        return cache[name]
+        found = self._cache.get(name)
+        if found is None:
+            start, end = self.span
+            found = self._cache[name] = [(m.start() + start, m.end() + start)
+                                         for m in pattern.finditer(self.text[start:end])]
+        return found
 
     def _first(self, name: str, pattern: re.Pattern) -> int:
         found = self._positions(name, pattern)
         return found[0][1] if found else self.span.end + 1
 
     def _any_between(self, name: str, pattern: re.Pattern, start: int, end: int) -> bool:
-        return any(start <= a and b <= end for a, b in self._positions(name, pattern))
+        for a, b in self._positions(name, pattern):
+            if start <= a and b <= end:
+                return True
+        return False
 
     def _excluded(self, q: Quantity) -> bool:
         """Measured, overclocked, forecast figures (anywhere in the clause); per-die ones
@@ -256,6 +273,8 @@ class _Sentence:
             self._refuted_at = refuted.start() if refuted else None
         if self._refuted_at is not None and self._refuted_at >= q.end:
             return True
+        if not self._exclusions:
+            return False
         clause = self.clause(q.start)
         for start, end, why in self._exclusions:
             if not (clause.start <= start and end <= clause.end):
@@ -311,6 +330,8 @@ class _Sentence:
         """'FP16/BF16 Tensor算力' names two attributes: the figure is a claim for each."""
         if kw is None:
             return [None]
+        if len(self.keywords) == 1:  # kw (one of self.keywords) is alone: nothing to join
+            return [kw]
         group = [kw]
         for k in reversed([k for k in self.keywords if k.end <= group[0].start]):
             if not (k.dims & kw.dims) or not KEYWORD_JOIN.match(self.text[k.end:group[0].start]):
@@ -331,18 +352,17 @@ class _Sentence:
         if chip is None or chip.system:
             return []
         group = [chip]
-        if BOTH.search(self.text[max(chip.end, chip.variant_end):q.start]):
-            for c in reversed([c for c in self.chips if c.end <= group[0].start]):
+        earlier = [c for c in self.chips if c.end <= chip.start]
+        if earlier and BOTH.search(self.text[max(chip.end, chip.variant_end):q.start]):
+            for c in reversed(earlier):
                 if not CHIP_JOIN.match(self.text[c.end:group[0].start]):
                     break
                 group.insert(0, c)
         return group
 
     def _attribute_keyword(self, q: Quantity) -> Keyword | None:
-        dims = {q.dimension} if q.dimension != "bare" else {"count"}
-        if q.dimension == "count":
-            dims = {"count"}
-        fits = [k for k in self.keywords if dims & k.dims]
+        dim = "count" if q.dimension in ("bare", "count") else q.dimension
+        fits = [k for k in self.keywords if dim in k.dims]
         after = [k for k in fits if k.start >= q.end and k.start - q.end <= 12]
         for k in after:  # a keyword right after the figure owns it
             gap = self.text[q.end:k.start]
@@ -364,8 +384,9 @@ class _Sentence:
             return None
         clause = self.clause(q.start)
         in_clause = [k for k in before if k.start >= clause.start]
-        own_label = cue_pattern("generic_metric").search(self.text, clause.start, q.start)
-        pool = in_clause or ([] if own_label else before)
+        # else an earlier keyword, unless the clause has its own generic label ("性能")
+        pool = in_clause or ([] if cue_pattern("generic_metric").search(self.text, clause.start, q.start)
+                             else before)
         if not pool:
             return None
         best = pool[-1]
@@ -378,7 +399,7 @@ class _Sentence:
             if links and not memory:
                 return links[-1]
         if best.attribute == "compute":  # a precision in the clause says more than 算力
-            precise = [k for k in pool if k.attribute in THROUGHPUT_ATTRS - {"compute"}]
+            precise = [k for k in pool if k.attribute in PRECISE_ATTRS]
             if precise:
                 best = precise[-1]
         return best
@@ -404,9 +425,10 @@ class _Sentence:
 
     def _chip(self, q: Quantity) -> Mention | None:
         before = [c for c in self.chips if c.end <= q.start]
-        if before and (POSSESSIVE.match(self.text[max(before[-1].end, before[-1].variant_end):q.start])
-                       or POSSESSIVE_LIST.match(self.text[max(before[-1].end, before[-1].variant_end):q.start])):
-            return before[-1]  # "the H100's 80 billion", "V100的900 GB/s", "H100的80GB、3.35TB/s"
+        if before:
+            gap = self.text[max(before[-1].end, before[-1].variant_end):q.start]
+            if POSSESSIVE.match(gap) or POSSESSIVE_LIST.match(gap):
+                return before[-1]  # "the H100's 80 billion", "V100的900 GB/s", "H100的80GB、3.35TB/s"
         if FROM_TO.search(self.text, max(self.span.start, q.start - 3), q.start):
             # "与A100相比，A800的带宽从600GB/s降到400GB/s": the old figure is the other chip's
             others = [c for c in before if self._is_baseline(c)]
@@ -423,9 +445,7 @@ class _Sentence:
                  and c.start - q.end <= 12]
         if after:
             return after[0]
-        if not subjects_or_none(self, q):
-            return self.topic
-        return None
+        return self.topic  # no subject before the figure (``subjects`` is empty here)
 
 
     def _operator(self, q: Quantity) -> str:
@@ -457,6 +477,8 @@ class _Sentence:
                 found -= {"dense", "sparse"}
         if attribute == "tf32":
             found.discard("tensor")
+        if not found:
+            return ""
         return ";".join(x for x in QUALIFIERS if x in found)
 
     def _respectively(self, figures: list[Quantity]) -> list[Draft]:
@@ -498,7 +520,7 @@ class _Sentence:
             if not cue_pattern("increase").search(near):
                 return None
             value, exp = 1 + q.value / 100, q.precision_exp - 2
-        if q.written == "x" and re.match(r"\s?(?:[A-Z]|\d)", self.text[q.end:q.end + 2]) \
+        if q.written == "x" and CARDS_AFTER.match(self.text[q.end:q.end + 2]) \
                 and any(c.start - q.end <= 2 for c in self.chips if c.start >= q.end):
             return None  # "8x A100": a count of cards
         sentence_text = self.text[self.span.start:self.span.end]
@@ -529,7 +551,7 @@ class _Sentence:
             head = self.text[max(self.span.start, c.start - 10):c.start]
             head = PREDECESSOR_TAIL.sub("", head)
             strong = STRONG_COMPARE.search(head)
-            weak = WEAK_COMPARE.search(head) and re.match(r"(?<!\s)\s*+[的嘅]", self.text[c.end:q.start])
+            weak = WEAK_COMPARE.search(head) and OF_AFTER.match(self.text[c.end:q.start])
             if strong or weak:
                 subject = next((s for s in reversed(before[:i])
                                 if s.entity != c.entity and not self._is_baseline(s)), None)
@@ -576,7 +598,7 @@ class _Sentence:
         head = PREDECESSOR_TAIL.sub("", self.text[max(self.span.start, c.start - 16):c.start])
         tail = self.text[max(c.end, c.variant_end):c.end + 12]
         return bool(STRONG_COMPARE.search(head) or AFTER_RATIO.search(head) or FROM.search(head)
-                    or (WEAK_COMPARE.search(head) and re.match(r"(?<!\s)\s*+[的嘅]", tail))
+                    or (WEAK_COMPARE.search(head) and OF_AFTER.match(tail))
                     or (WITH.search(head) and SAME_AS.match(tail)))
 
     def _topic_if_free(self) -> Mention | None:

@@ -19,15 +19,17 @@ from decimal import Decimal
 from functools import lru_cache
 
 from .lexicon import Keyword, Mention
-from .linking import DEFAULT_ATTRIBUTE, THROUGHPUT_ATTRS, Draft, Found, plausible, _in_canonical
+from .linking import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, Found, plausible,
+                      _in_canonical, _inside_any)
 from .quantities import Quantity, _unit_table, unit_info
 from .numerals import Number, times
 from .schema import ATTRIBUTE_UNITS, QUALIFIERS
-from .segment import Span, lines
+from .segment import Span
 
 EMPTY_CELL = re.compile(r"N/A|n/a|不支持|暂无|未公布|TBD|—|(?<![\w.])-(?![\w.])")
 SEPARATOR_ROW = re.compile(r"^[\s|:\-+=]*$")
 WIDE_GAP = re.compile(r"\t|\s{2,}| \| |\|")
+SPACE_RUN = re.compile(r"\s\s")  # with "\t" and "|", what WIDE_GAP needs (a quicker test)
 HEADER_GAP = re.compile(r"^[\s|/]*(?:vs\.?|VS)?[\s|/]*$")
 RUN_GAP = re.compile(r"^[\s|/、,，;；]*(?:TSMC|台积电|Samsung|三星)?[\s']*$")  # "TSMC 4NSamsung 8N"
 LABEL_TAIL = re.compile(r"^(?:[\s|:：/]|数量|个数|数|\([^)]{0,8}\)|（[^）]{0,8}）|TSMC|台积电|Samsung|三星)*$")
@@ -75,11 +77,13 @@ def _cells(text: str, line: Span) -> list[Span]:
 def _grid_blocks(text: str) -> list[list[list[Span]]]:
     """Runs of two or more consecutive table rows, each row a list of cells."""
     blocks, current = [], []
-    for line in lines(text):
-        row = text[line.start:line.end]
+    end = -1
+    for row in text.split("\n"):
+        start = end + 1
+        end = start + len(row)
         if "|" in row and SEPARATOR_ROW.match(row):
             continue
-        cells = _cells(text, line) if WIDE_GAP.search(row.strip()) else []
+        cells = _cells(text, Span(start, end)) if _has_wide_gap(row.strip()) else []
         if len(cells) >= 2:
             current.append(cells)
             continue
@@ -89,6 +93,11 @@ def _grid_blocks(text: str) -> list[list[list[Span]]]:
     if len(current) >= 2:
         blocks.append(current)
     return blocks
+
+
+def _has_wide_gap(row: str) -> bool:
+    """``WIDE_GAP.search(row)``, without running the regex over every line of prose."""
+    return "|" in row or "\t" in row or SPACE_RUN.search(row) is not None
 
 
 def _in(found: Found, name: str, span: Span) -> list:
@@ -111,16 +120,17 @@ def _read_grid(found: Found, rows: list[list[Span]]) -> list[Draft]:
     row_chips = {i: _chip_of(found, r[0]) for i, r in enumerate(rows) if i}
     row_chips = {i: c for i, c in row_chips.items() if c is not None}
     out: list[Draft] = []
+    labels: dict[Span, tuple] = {}
     if col_chips and len(col_chips) >= len(row_chips):
         for row in rows[1:]:
             for j, chip in col_chips.items():
                 if j < len(row):
-                    out.extend(_cell_drafts(found, chip, row[0], row[j]))
+                    out.extend(_cell_drafts(found, chip, row[0], row[j], labels))
     elif row_chips:
         for i, chip in row_chips.items():
             row = rows[i]
             for j in range(1, min(len(row), len(header))):
-                out.extend(_cell_drafts(found, chip, header[j], row[j]))
+                out.extend(_cell_drafts(found, chip, header[j], row[j], labels))
     return out
 
 
@@ -150,7 +160,7 @@ def _label(found: Found, label: Span) -> tuple[Keyword | None, tuple | None, set
     kws = _in(found, "keywords", label)
     kw = None
     if kws:
-        precise = [k for k in kws if k.attribute in THROUGHPUT_ATTRS - {"compute"}]
+        precise = [k for k in kws if k.attribute in PRECISE_ATTRS]
         kw = precise[0] if precise else kws[0]
     unit = None
     m = _label_unit_regex().search(found.text, label.start, label.end)
@@ -160,16 +170,24 @@ def _label(found: Found, label: Span) -> tuple[Keyword | None, tuple | None, set
     return kw, unit, quals
 
 
-def _cell_drafts(found: Found, chip: Mention, label: Span, cell: Span) -> list[Draft]:
-    """Drafts of one cell; a label naming several precisions ("FP16/BF16") gives each."""
-    kw, unit, quals = _label(found, label)
-    group = [k for k in _in(found, "keywords", label) if k.attribute in THROUGHPUT_ATTRS - {"compute"}]
+def _cell_drafts(found: Found, chip: Mention, label: Span, cell: Span,
+                 labels: dict[Span, tuple] | None = None) -> list[Draft]:
+    """Drafts of one cell; a label naming several precisions ("FP16/BF16") gives each.
+    ``labels`` remembers what each label says (a row's label serves every chip)."""
+    info = labels.get(label) if labels is not None else None
+    if info is None:
+        kw, unit, quals = _label(found, label)
+        group = [k for k in _in(found, "keywords", label) if k.attribute in PRECISE_ATTRS]
+        info = (kw, unit, quals, group)
+        if labels is not None:
+            labels[label] = info
+    kw, unit, quals, group = info
     if kw is not None and len(group) > 1 and kw in group:
         out = []
         for k in group:
             out.extend(_one_cell(found, chip, cell, k, unit, set(quals)))
         return out
-    return _one_cell(found, chip, cell, kw, unit, quals)
+    return _one_cell(found, chip, cell, kw, unit, set(quals))
 
 
 def _one_cell(found: Found, chip: Mention, cell: Span, kw: Keyword | None, unit,
@@ -253,7 +271,8 @@ def _attribute(q: Quantity, kw: Keyword | None) -> str | None:
 # -- run tables ------------------------------------------------------------------
 def _read_runs(found: Found, taken: list[Span]) -> list[tuple[list[Draft], Span]]:
     text = found.text
-    chips = [c for c in found.chips if not any(s.start <= c.start < s.end for s in taken)]
+    taken_starts = [s.start for s in taken]  # grid tables, in text order
+    chips = [c for c in found.chips if not _inside_any(c, taken, taken_starts)]
     headers: list[list[Mention]] = []
     i = 0
     while i < len(chips):
@@ -285,8 +304,8 @@ def _run_rows(found: Found, header: list[Mention], stop_at: int,
     limit = len(text) if limit < 0 else limit
     limit = min(limit, stop_at)  # the next chip run starts a table of its own
     keywords: list[Keyword] = []
-    for k in found.keywords:
-        if not start <= k.start < limit or any(t.start <= k.start < t.end for t in taken):
+    for k in found.within("keywords", start, limit):
+        if any(t.start <= k.start < t.end for t in taken):
             continue  # (a grid table read already owns its labels)
         if keywords and keywords[-1].attribute == k.attribute:
             continue  # "Memory128 GB HBM2e192 GB": HBM2e continues the Memory row
@@ -299,6 +318,7 @@ def _run_rows(found: Found, header: list[Mention], stop_at: int,
             continue
         keywords.append(k)
     drafts: list[Draft] = []
+    labels: dict[Span, tuple] = {}
     end = start
     for n, kw in enumerate(keywords):
         stop = keywords[n + 1].start if n + 1 < len(keywords) else limit
@@ -313,6 +333,6 @@ def _run_rows(found: Found, header: list[Mention], stop_at: int,
         label = Span(kw.start, cells[0][0])
         for chip, (s0, e0, q) in zip(header, cells):
             if q is not None:
-                drafts.extend(_cell_drafts(found, chip, label, Span(s0, e0)))
+                drafts.extend(_cell_drafts(found, chip, label, Span(s0, e0), labels))
         end = cells[-1][1]
     return drafts, end
