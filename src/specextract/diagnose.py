@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import math
 import re
 from bisect import bisect_left, bisect_right
 from decimal import Decimal
@@ -87,8 +88,11 @@ def diagnose(claim: Claim, verdict: str, candidates: list[Candidate],
             if found:
                 parts += found
                 break
-    parts += _unit(claim, numbers)
-    parts += _magnitude(claim, numbers)
+    # _unit and _magnitude see only the figures a float ratio leaves possible
+    ratios = _approx_ratios(claim.value, numbers)
+    factors = _unit_factors(claim.unit)
+    parts += _unit(claim, _passing(numbers, ratios, lambda r: _maybe_near_any(r, factors)))
+    parts += _magnitude(claim, _passing(numbers, ratios, _maybe_power))
     parts += _digits(claim, numbers)
     if claim.attribute == "speedup":
         parts += _vendor_ratio(claim, ref)
@@ -260,6 +264,57 @@ def _near(ratio: Decimal, target: Decimal | int) -> bool:
 def _maybe_near(ratio: float, target: float) -> bool:
     """False only when ``_near`` is surely false (a float test with a wide margin)."""
     return abs(ratio - target) <= 0.0201 * abs(target)
+
+
+def _maybe_near_any(ratio: float, targets: tuple[float, ...]) -> bool:
+    return any(_maybe_near(ratio, target) for target in targets)
+
+
+def _maybe_power(ratio: float) -> bool:
+    """_maybe_near(ratio, fpower) for some power of POWERS: a ratio within 2.01% of 10**k
+    has round(log10(ratio)) == k, so only that k is tried."""
+    if ratio <= 0:
+        return False
+    k = round(math.log10(ratio))
+    return k != 0 and abs(k) <= 4 and _maybe_near(ratio, 10.0 ** k)
+
+
+def _unit_factors(unit: str) -> tuple[float, ...]:
+    """The ratios _unit tests for a figure in ``unit``."""
+    return (((8.0, 0.125) if unit in BYTE_UNITS else ())
+            + ((1000.0, 0.001) if unit in PREFIX_STEP else ()))
+
+
+# Figures within this magnitude range (or zero) divide in floats to within 1e-15 of the
+# Decimal quotient rounded to a float, far inside _maybe_near's margin (0.0201 vs 0.02).
+FLOAT_SAFE = (1e-150, 1e150)
+
+
+def _approx_ratios(value: Decimal, numbers: list[Decimal]) -> list[float] | None:
+    """value / number for each number as floats, computed in floats (0.0 for a zero number);
+    None when a figure is outside FLOAT_SAFE (the callers then test every number)."""
+    low, high = FLOAT_SAFE
+    top = float(value)
+    if top and not low <= abs(top) <= high:
+        return None
+    ratios = []
+    for number in numbers:
+        if not number:
+            ratios.append(0.0)
+            continue
+        bottom = float(number)
+        if not low <= abs(bottom) <= high:
+            return None
+        ratios.append(top / bottom)
+    return ratios
+
+
+def _passing(numbers: list[Decimal], ratios: list[float] | None, test) -> list[Decimal]:
+    """The numbers whose float ratio passes ``test`` (a test that is false only where the
+    exact Decimal test is surely false), in order; all of them when there are no ratios."""
+    if ratios is None:
+        return numbers
+    return [number for number, ratio in zip(numbers, ratios) if test(ratio)]
 
 
 def _magnitude(claim: Claim, numbers: list[Decimal]) -> list[str]:
