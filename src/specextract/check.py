@@ -22,7 +22,7 @@ from .reference_rules import entity_key
 from .rowselect import Selection, qualifiers_compatible, select_rows, variants_compatible
 from .schema import ATTRIBUTE_UNITS, CONTRADICTED, UNVERIFIABLE
 from .speedup import Candidate, from_row, speedup_candidates
-from .verdicts import judge, sort_key, within_tolerance
+from .verdicts import judge, reads_precision, sort_key, within_tolerance, written_exp
 
 TOPS_WORD = re.compile(r"TOPS", re.I)    # as diagnose._unit searches a surface
 FLOP_WORD = re.compile(r"FLOP", re.I)
@@ -97,8 +97,8 @@ def check_one(claim: Claim, ref: Reference) -> CheckedClaim:
                                               claim.variant, claim.qualifiers)
         notes = (note,)
     else:
-        selection = select_rows(ref, claim.entity, claim.attribute, claim.variant, claim.qualifiers)
-        candidates, notes = [from_row(r) for r in selection.rows], selection.notes
+        selection, row_candidates = _selection(ref, claim)
+        candidates, notes = list(row_candidates), selection.notes
     if not candidates:
         return CheckedClaim(claim, UNVERIFIABLE, notes=notes or ("no reference row",))
     verdict, dev, best = best_candidate(claim, candidates)
@@ -115,6 +115,23 @@ def check_one(claim: Claim, ref: Reference) -> CheckedClaim:
     )
 
 
+SELECTION_CACHE_SIZE = 20_000
+
+
+def _selection(ref: Reference, claim: Claim) -> tuple[Selection, tuple[Candidate, ...]]:
+    """select_rows for the claim's chip, attribute, variant and qualifiers, and its rows as
+    candidates (Candidates are immutable: built once per table and arguments)."""
+    cache = ref.memo("check.selection")
+    key = (claim.entity, claim.attribute, claim.variant, claim.qualifiers)
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= SELECTION_CACHE_SIZE:
+            cache.clear()
+        selection = select_rows(ref, *key)
+        found = cache[key] = (selection, tuple(from_row(r) for r in selection.rows))
+    return found
+
+
 def _diagnose_safely(claim: Claim, verdict: str, candidates: list[Candidate],
                      selection: Selection | None, ref: Reference) -> str:
     try:
@@ -126,12 +143,15 @@ def _diagnose_safely(claim: Claim, verdict: str, candidates: list[Candidate],
 def best_candidate(claim: Claim, candidates: list[Candidate]) -> tuple[str, Decimal | None, Candidate]:
     """Best verdict over the candidates; for contradicted, the nearest numeric one."""
     judged = []
+    exp = None  # the claim's written precision: worked out once, at the first figure judged
     for order, cand in enumerate(candidates):
         value = cand.judged_value
         if cand.not_supported or value is None or not value.is_finite():
             judged.append(((3, Decimal("Infinity"), 9, order), CONTRADICTED, None, cand))
             continue
-        verdict, dev = judge(claim.value, value, claim.precision_exp, claim.operator)
+        if exp is None and reads_precision(claim.operator):
+            exp = written_exp(claim.value, claim.precision_exp)
+        verdict, dev = judge(claim.value, value, claim.precision_exp, claim.operator, exp=exp)
         judged.append((sort_key(verdict, dev, cand.confidence, order), verdict, dev, cand))
     _, verdict, dev, cand = min(judged, key=lambda item: item[0])
     return verdict, dev, cand
