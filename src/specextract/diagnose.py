@@ -88,11 +88,9 @@ def diagnose(claim: Claim, verdict: str, candidates: list[Candidate],
             if found:
                 parts += found
                 break
-    # _unit and _magnitude see only the figures a float ratio leaves possible
     ratios = _approx_ratios(claim.value, numbers)
-    factors = _unit_factors(claim.unit)
-    parts += _unit(claim, _passing(numbers, ratios, lambda r: _maybe_near_any(r, factors)))
-    parts += _magnitude(claim, _passing(numbers, ratios, _maybe_power))
+    parts += _unit(claim, numbers, ratios)
+    parts += _magnitude(claim, numbers, ratios)
     parts += _digits(claim, numbers)
     if claim.attribute == "speedup":
         parts += _vendor_ratio(claim, ref)
@@ -227,14 +225,23 @@ def _precision_rows(ref: Reference, entity: str, variant: str) -> tuple[RefRow, 
     return found
 
 
-def _unit(claim: Claim, numbers: list[Decimal]) -> list[str]:
+TOPS_WORD = re.compile(r"TOPS", re.I)
+FLOP_WORD = re.compile(r"FLOP", re.I)
+
+
+def _unit(claim: Claim, numbers: list[Decimal], ratios: list[float] | None = None) -> list[str]:
+    """A unit slip: TOPS for TFLOPS, bits for bytes, a prefix step. ``ratios``: the claim
+    over each number in floats (_approx_ratios); only numbers near a factor are tried."""
     parts = []
     surface = claim.surface
-    if claim.unit == "TFLOPS" and re.search(r"TOPS", surface, re.I) \
-            and not re.search(r"FLOP", surface, re.I):
+    if claim.unit == "TFLOPS" and TOPS_WORD.search(surface) and not FLOP_WORD.search(surface):
         parts.append(f"{UNIT}: written in TOPS for a TFLOPS figure ({surface!r})")
-    if claim.unit == "TOPS" and re.search(r"FLOP", surface, re.I):
+    if claim.unit == "TOPS" and FLOP_WORD.search(surface):
         parts.append(f"{UNIT}: written in TFLOPS for a TOPS figure ({surface!r})")
+    if ratios is not None:
+        factors = _unit_factors(claim.unit)
+        numbers = [number for number, ratio in zip(numbers, ratios)
+                   if any(_maybe_near(ratio, factor) for factor in factors)]
     for ref_value in numbers:
         if ref_value == 0:
             continue
@@ -266,10 +273,6 @@ def _maybe_near(ratio: float, target: float) -> bool:
     return abs(ratio - target) <= 0.0201 * abs(target)
 
 
-def _maybe_near_any(ratio: float, targets: tuple[float, ...]) -> bool:
-    return any(_maybe_near(ratio, target) for target in targets)
-
-
 def _maybe_power(ratio: float) -> bool:
     """_maybe_near(ratio, fpower) for some power of POWERS: a ratio within 2.01% of 10**k
     has round(log10(ratio)) == k, so only that k is tried."""
@@ -292,7 +295,8 @@ FLOAT_SAFE = (1e-150, 1e150)
 
 def _approx_ratios(value: Decimal, numbers: list[Decimal]) -> list[float] | None:
     """value / number for each number as floats, computed in floats (0.0 for a zero number);
-    None when a figure is outside FLOAT_SAFE (the callers then test every number)."""
+    None when a figure is outside FLOAT_SAFE (the callers then test every number). A test
+    on these is a filter only: false where the exact Decimal test is surely false."""
     low, high = FLOAT_SAFE
     top = float(value)
     if top and not low <= abs(top) <= high:
@@ -302,22 +306,21 @@ def _approx_ratios(value: Decimal, numbers: list[Decimal]) -> list[float] | None
         if not number:
             ratios.append(0.0)
             continue
-        bottom = float(number)
+        bottom = _figure(number)[0]
         if not low <= abs(bottom) <= high:
             return None
         ratios.append(top / bottom)
     return ratios
 
 
-def _passing(numbers: list[Decimal], ratios: list[float] | None, test) -> list[Decimal]:
-    """The numbers whose float ratio passes ``test`` (a test that is false only where the
-    exact Decimal test is surely false), in order; all of them when there are no ratios."""
-    if ratios is None:
-        return numbers
-    return [number for number, ratio in zip(numbers, ratios) if test(ratio)]
-
-
-def _magnitude(claim: Claim, numbers: list[Decimal]) -> list[str]:
+def _magnitude(claim: Claim, numbers: list[Decimal],
+               ratios: list[float] | None = None) -> list[str]:
+    """A figure off by a power of ten. ``ratios`` as for _unit: only numbers near a power
+    of ten are tried."""
+    if ratios is not None:
+        numbers = [number for number, ratio in zip(numbers, ratios) if _maybe_power(ratio)]
+        if not numbers:
+            return []
     for ref_value in sorted(numbers, key=lambda v: deviation(claim.value, v)):
         if not ref_value:
             continue
@@ -333,10 +336,27 @@ def _magnitude(claim: Claim, numbers: list[Decimal]) -> list[str]:
     return []
 
 
+_FIGURES: dict[Decimal, tuple[float, str]] = {}
+
+
+def _figure(number: Decimal) -> tuple[float, str]:
+    """A reference figure as a float and as _num writes it, remembered: the same figures
+    come up claim after claim. (Keyed by value: equal figures other than zero, whose sign
+    _num writes, have the same float and the same text.)"""
+    if not number:
+        return float(number), _num(number)
+    found = _FIGURES.get(number)
+    if found is None:
+        if len(_FIGURES) >= 10_000:
+            _FIGURES.clear()
+        found = _FIGURES[number] = (float(number), _num(number))
+    return found
+
+
 def _digits(claim: Claim, numbers: list[Decimal]) -> list[str]:
     text = _num(claim.value)
     for ref_value in numbers:
-        other = _num(ref_value)
+        other = _figure(ref_value)[1]
         if len(text) != len(other) or text == other:
             continue
         diff = [i for i, (a, b) in enumerate(zip(text, other)) if a != b]
