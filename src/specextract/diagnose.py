@@ -118,11 +118,18 @@ def _family(attribute: str) -> tuple[str, ...]:
 
 
 def _misattributed(claim: Claim, ref: Reference, sel: Selection | None = None) -> list[str]:
+    near = _near_figures(ref, _family(claim.attribute), claim.value)
+    if not near:
+        return []
     own = entity_key(claim.entity)
-    hits = [r for r in _near_figures(ref, _family(claim.attribute), claim.value)
-            if entity_key(r.entity) != own and _same_figure(claim, r)]
-    hits.sort(key=lambda r: (r.preliminary, chain_distance(claim.entity, r.entity),
-                             deviation(claim.value, r.value), r.entity))
+    ranked = []
+    for row in near:
+        if entity_key(row.entity) != own:
+            same, rank = _same_figure(claim, row)
+            if same:
+                ranked.append((rank, row))
+    ranked.sort(key=lambda item: item[0])
+    hits = [row for _, row in ranked]
     names = list(dict.fromkeys(r.entity for r in hits))
     if not names:
         return []
@@ -185,19 +192,23 @@ def _wrong_variant(claim: Claim, ref: Reference, sel: Selection | None = None) -
             f"({_fig(r)}), not {claim.variant}'s" for r in others[:1]]
 
 
-def _same_figure(claim: Claim, row: RefRow) -> bool:
+def _same_figure(claim: Claim, row: RefRow) -> tuple[bool, tuple]:
     """Another chip's figure: within 5% for the chip's predecessor or successor, within 0.5%
     (the exact-match tolerance) for any other chip, so that common round numbers do not
-    point at unrelated cards."""
-    limit = MATCH_MAX if chain_distance(claim.entity, row.entity) < 99 else EXACT_MAX
-    return deviation(claim.value, row.value) <= limit  # type: ignore[arg-type]
+    point at unrelated cards. With the row's rank among such figures (preliminary last,
+    then the nearer generation, the smaller deviation, the name)."""
+    distance = chain_distance(claim.entity, row.entity)
+    dev = deviation(claim.value, row.value)  # type: ignore[arg-type]
+    limit = MATCH_MAX if distance < 99 else EXACT_MAX
+    return dev <= limit, (row.preliminary, distance, dev, row.entity)
 
 
 def _wrong_precision(claim: Claim, ref: Reference, sel: Selection | None = None) -> list[str]:
     if claim.attribute not in PRECISION_ATTRIBUTES:
         return []
-    rows = [r for r in _precision_rows(ref, claim.entity, claim.variant)
-            if matches(claim.value, r.value)]
+    number = _safe_float(claim.value)
+    rows = [r for r, figure in _precision_rows(ref, claim.entity, claim.variant)
+            if _may_match(number, figure) and matches(claim.value, r.value)]
     for row in sorted(rows, key=lambda r: (r.attribute != claim.attribute,
                                            deviation(claim.value, r.value))):
         sparse = "sparse" in row.qualifiers and "sparse" not in claim.qualifiers
@@ -210,9 +221,11 @@ def _wrong_precision(claim: Claim, ref: Reference, sel: Selection | None = None)
     return []
 
 
-def _precision_rows(ref: Reference, entity: str, variant: str) -> tuple[RefRow, ...]:
+def _precision_rows(ref: Reference, entity: str, variant: str
+                    ) -> tuple[tuple[RefRow, float | None], ...]:
     """The chip's applicable rows with a figure, of every precision (and FP64 Tensor), in
-    attribute order; once per table, chip and variant."""
+    attribute order, each with its figure as a _safe_float; once per table, chip and
+    variant."""
     cache = ref.memo("diagnose.precision_rows")
     key = (entity, variant)
     found = cache.get(key)
@@ -220,7 +233,7 @@ def _precision_rows(ref: Reference, entity: str, variant: str) -> tuple[RefRow, 
         if len(cache) >= 10_000:
             cache.clear()
         found = cache[key] = tuple(
-            r for a in (*COMPUTE_ATTRIBUTES, "fp64_tensor")
+            (r, _safe_float(r.value)) for a in (*COMPUTE_ATTRIBUTES, "fp64_tensor")
             for r in select_rows(ref, entity, a, variant).rows if r.value is not None)
     return found
 
@@ -293,13 +306,28 @@ def _unit_factors(unit: str) -> tuple[float, ...]:
 FLOAT_SAFE = (1e-150, 1e150)
 
 
+def _safe_float(value: Decimal) -> float | None:
+    """value as a float when it is zero or within FLOAT_SAFE; None otherwise."""
+    number = float(value)
+    return number if not number or FLOAT_SAFE[0] <= abs(number) <= FLOAT_SAFE[1] else None
+
+
+MATCH_WINDOW = float(MATCH_MAX) + 1e-4
+
+
+def _may_match(claim: float | None, reference: float | None) -> bool:
+    """False only where matches() is surely false: a float test with a wide margin, on
+    _safe_float figures (None: no test)."""
+    return (claim is None or reference is None
+            or abs(claim - reference) <= MATCH_WINDOW * abs(reference))
+
+
 def _approx_ratios(value: Decimal, numbers: list[Decimal]) -> list[float] | None:
     """value / number for each number as floats, computed in floats (0.0 for a zero number);
     None when a figure is outside FLOAT_SAFE (the callers then test every number). A test
     on these is a filter only: false where the exact Decimal test is surely false."""
-    low, high = FLOAT_SAFE
-    top = float(value)
-    if top and not low <= abs(top) <= high:
+    top = _safe_float(value)
+    if top is None:
         return None
     ratios = []
     for number in numbers:
@@ -307,7 +335,7 @@ def _approx_ratios(value: Decimal, numbers: list[Decimal]) -> list[float] | None
             ratios.append(0.0)
             continue
         bottom = _figure(number)[0]
-        if not low <= abs(bottom) <= high:
+        if bottom is None:
             return None
         ratios.append(top / bottom)
     return ratios
@@ -336,20 +364,20 @@ def _magnitude(claim: Claim, numbers: list[Decimal],
     return []
 
 
-_FIGURES: dict[Decimal, tuple[float, str]] = {}
+_FIGURES: dict[Decimal, tuple[float | None, str]] = {}
 
 
-def _figure(number: Decimal) -> tuple[float, str]:
-    """A reference figure as a float and as _num writes it, remembered: the same figures
-    come up claim after claim. (Keyed by value: equal figures other than zero, whose sign
-    _num writes, have the same float and the same text.)"""
+def _figure(number: Decimal) -> tuple[float | None, str]:
+    """A reference figure as a _safe_float and as _num writes it, remembered: the same
+    figures come up claim after claim. (Keyed by value: equal figures other than zero,
+    whose sign _num writes, have the same float and the same text.)"""
     if not number:
-        return float(number), _num(number)
+        return _safe_float(number), _num(number)
     found = _FIGURES.get(number)
     if found is None:
         if len(_FIGURES) >= 10_000:
             _FIGURES.clear()
-        found = _FIGURES[number] = (float(number), _num(number))
+        found = _FIGURES[number] = (_safe_float(number), _num(number))
     return found
 
 
