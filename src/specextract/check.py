@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict, defaultdict
-from dataclasses import replace
+from dataclasses import fields
 from decimal import Decimal
 from itertools import combinations
 from typing import Iterable
@@ -38,8 +38,19 @@ def check(claims: Iterable[Claim], reference: Reference | None = None) -> list[C
     except Exception:  # noqa: BLE001 - a flag, never worth losing the verdicts over
         contradictions = {}
     for index, text in contradictions.items():
-        checked[index] = replace(checked[index], self_contradiction=text)
+        checked[index] = _flagged(checked[index], text)
     return checked
+
+
+_CHECKED_FIELDS = tuple(f.name for f in fields(CheckedClaim))
+
+
+def _flagged(checked: CheckedClaim, text: str) -> CheckedClaim:
+    """replace(checked, self_contradiction=text), without dataclasses.replace's checks
+    (CheckedClaim's fields are all init fields)."""
+    values = {name: getattr(checked, name) for name in _CHECKED_FIELDS}
+    values["self_contradiction"] = text
+    return CheckedClaim(**values)
 
 
 VERDICT_CACHE_SIZE = 8_192         # least recently used first out: memory stays flat

@@ -254,7 +254,7 @@ def _unit(claim: Claim, numbers: list[Decimal], ratios: list[float] | None = Non
     if ratios is not None:
         factors = _unit_factors(claim.unit)
         numbers = [number for number, ratio in zip(numbers, ratios)
-                   if any(_maybe_near(ratio, factor) for factor in factors)]
+                   if factors and _maybe_factor(ratio, factors)]
     for ref_value in numbers:
         if ref_value == 0:
             continue
@@ -293,6 +293,12 @@ def _maybe_power(ratio: float) -> bool:
         return False
     k = round(math.log10(ratio))
     return k != 0 and abs(k) <= 4 and _maybe_near(ratio, 10.0 ** k)
+
+
+def _maybe_factor(ratio: float, factors: tuple[float, ...]) -> bool:
+    """_maybe_near(ratio, factor) for one of ``factors`` (of _unit_factors: none is within
+    2.01% of a ratio between 0.13 and 7.8)."""
+    return not 0.13 < ratio < 7.8 and any(_maybe_near(ratio, factor) for factor in factors)
 
 
 def _unit_factors(unit: str) -> tuple[float, ...]:
