@@ -187,15 +187,22 @@ def self_contradictions(claims: list[Claim]) -> dict[int, str]:
     for index, claim in enumerate(claims):
         groups[_group_key(claim)].append(index)
     found: dict[int, list[str]] = defaultdict(list)
+    mentions: dict[int, str] = {}   # index -> _mention, worked out once
     for members in groups.values():
+        if len(members) < 2:
+            continue
+        quals = {i: claims[i].qualifiers for i in members}
         for i, j in combinations(members, 2):
             a, b = claims[i], claims[j]
             if not (variants_compatible(a.variant, b.variant)
-                    and qualifiers_compatible(a.qualifiers, b.qualifiers)
-                    and qualifiers_compatible(b.qualifiers, a.qualifiers)) or not disagree(a, b):
+                    and qualifiers_compatible(quals[i], quals[j])
+                    and qualifiers_compatible(quals[j], quals[i])) or not disagree(a, b):
                 continue
-            found[i].append(_mention(b))
-            found[j].append(_mention(a))
+            for k in (i, j):
+                if k not in mentions:
+                    mentions[k] = _mention(claims[k])
+            found[i].append(mentions[j])
+            found[j].append(mentions[i])
     return {i: "; ".join(dict.fromkeys(texts)) for i, texts in found.items()}
 
 
