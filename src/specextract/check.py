@@ -151,20 +151,27 @@ def _diagnose_safely(claim: Claim, verdict: str, candidates: list[Candidate],
         return ""
 
 
+UNJUDGED = Decimal("Infinity")   # a not-supported or figureless candidate ranks after all
+
+
 def best_candidate(claim: Claim, candidates: list[Candidate]) -> tuple[str, Decimal | None, Candidate]:
     """Best verdict over the candidates; for contradicted, the nearest numeric one."""
-    judged = []
+    best = None
     exp = None  # the claim's written precision: worked out once, at the first figure judged
     for order, cand in enumerate(candidates):
         value = cand.judged_value
         if cand.not_supported or value is None or not value.is_finite():
-            judged.append(((3, Decimal("Infinity"), 9, order), CONTRADICTED, None, cand))
-            continue
-        if exp is None and reads_precision(claim.operator):
-            exp = written_exp(claim.value, claim.precision_exp)
-        verdict, dev = judge(claim.value, value, claim.precision_exp, claim.operator, exp=exp)
-        judged.append((sort_key(verdict, dev, cand.confidence, order), verdict, dev, cand))
-    _, verdict, dev, cand = min(judged, key=lambda item: item[0])
+            judged = ((3, UNJUDGED, 9, order), CONTRADICTED, None, cand)
+        else:
+            if exp is None and reads_precision(claim.operator):
+                exp = written_exp(claim.value, claim.precision_exp)
+            verdict, dev = judge(claim.value, value, claim.precision_exp, claim.operator, exp=exp)
+            judged = (sort_key(verdict, dev, cand.confidence, order), verdict, dev, cand)
+        if best is None or judged[0] < best[0]:  # the first of equal keys, as min() keeps
+            best = judged
+    if best is None:  # no candidates: the error min() raised here before
+        raise ValueError("min() arg is an empty sequence")
+    _, verdict, dev, cand = best
     return verdict, dev, cand
 
 
