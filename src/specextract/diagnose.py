@@ -16,7 +16,7 @@ from .records import Claim, format_decimal
 from .reference import Reference, RefRow
 from .reference_rules import entity_key
 from .rowselect import COMPUTE, COMPUTE_ATTRIBUTES, Selection, select_rows
-from .schema import CONTRADICTED, PRECISION_ATTRIBUTES, SUPPORTED
+from .schema import ATTRIBUTE_UNITS, CONTRADICTED, PRECISION_ATTRIBUTES, SUPPORTED
 from .speedup import Candidate, metric_pairs, ratio_candidate, same_kind
 from .verdicts import EXACT_MAX, MATCH_MAX, deviation, matches
 
@@ -246,13 +246,13 @@ def _unit(claim: Claim, numbers: list[Decimal], ratios: list[float] | None = Non
     """A unit slip: TOPS for TFLOPS, bits for bytes, a prefix step. ``ratios``: the claim
     over each number in floats (_approx_ratios); only numbers near a factor are tried."""
     parts = []
-    surface = claim.surface
-    if claim.unit == "TFLOPS" and TOPS_WORD.search(surface) and not FLOP_WORD.search(surface):
+    surface, unit = claim.surface, claim.unit
+    if unit == "TFLOPS" and TOPS_WORD.search(surface) and not FLOP_WORD.search(surface):
         parts.append(f"{UNIT}: written in TOPS for a TFLOPS figure ({surface!r})")
-    if claim.unit == "TOPS" and FLOP_WORD.search(surface):
+    if unit == "TOPS" and FLOP_WORD.search(surface):
         parts.append(f"{UNIT}: written in TFLOPS for a TOPS figure ({surface!r})")
     if ratios is not None:
-        factors = _unit_factors(claim.unit)
+        factors = UNIT_FACTORS[unit] if unit in UNIT_FACTORS else _unit_factors(unit)
         numbers = [number for number, ratio in zip(numbers, ratios)
                    if factors and _maybe_factor(ratio, factors)]
     for ref_value in numbers:
@@ -305,6 +305,9 @@ def _unit_factors(unit: str) -> tuple[float, ...]:
     """The ratios _unit tests for a figure in ``unit``."""
     return (((8.0, 0.125) if unit in BYTE_UNITS else ())
             + ((1000.0, 0.001) if unit in PREFIX_STEP else ()))
+
+
+UNIT_FACTORS = {unit: _unit_factors(unit) for unit in set(ATTRIBUTE_UNITS.values())}
 
 
 # Figures within this magnitude range (or zero) divide in floats to within 1e-15 of the
