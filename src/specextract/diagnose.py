@@ -373,32 +373,38 @@ def _magnitude(claim: Claim, numbers: list[Decimal],
     return []
 
 
-_FIGURES: dict[Decimal, tuple[float | None, str]] = {}
+_FIGURES: dict[Decimal, tuple[float | None, str, frozenset[str]]] = {}
 
 
-def _figure(number: Decimal) -> tuple[float | None, str]:
-    """A reference figure as a _safe_float and as _num writes it, remembered: the same
-    figures come up claim after claim. (Keyed by value: equal figures other than zero,
-    whose sign _num writes, have the same float and the same text.)"""
+def _figure(number: Decimal) -> tuple[float | None, str, frozenset[str]]:
+    """A reference figure as a _safe_float, as _num writes it, and that text's _swaps;
+    remembered: the same figures come up claim after claim. (Keyed by value: equal figures
+    other than zero, whose sign _num writes, have the same float and the same text.)"""
     if not number:
-        return _safe_float(number), _num(number)
+        text = _num(number)
+        return _safe_float(number), text, _swaps(text)
     found = _FIGURES.get(number)
     if found is None:
         if len(_FIGURES) >= 10_000:
             _FIGURES.clear()
-        found = _FIGURES[number] = (_safe_float(number), _num(number))
+        text = _num(number)
+        found = _FIGURES[number] = (_safe_float(number), text, _swaps(text))
     return found
+
+
+def _swaps(text: str) -> frozenset[str]:
+    """Every text that differs from ``text`` by two adjacent, different digits swapped
+    (a '.' never moves): what a claim with digits swapped against this figure reads."""
+    return frozenset(text[:i] + text[i + 1] + text[i] + text[i + 2:]
+                     for i in range(len(text) - 1)
+                     if text[i] != text[i + 1] and "." not in (text[i], text[i + 1]))
 
 
 def _digits(claim: Claim, numbers: list[Decimal]) -> list[str]:
     text = _num(claim.value)
     for ref_value in numbers:
-        other = _figure(ref_value)[1]
-        if len(text) != len(other) or text == other:
-            continue
-        diff = [i for i, (a, b) in enumerate(zip(text, other)) if a != b]
-        if len(diff) == 2 and diff[1] == diff[0] + 1 and "." not in (text[diff[0]], text[diff[1]]) \
-                and text[diff[0]] == other[diff[1]] and text[diff[1]] == other[diff[0]]:
+        _, other, swaps = _figure(ref_value)
+        if text in swaps:
             return [f"{DIGITS_SWAPPED}: {text} vs {other}"]
     return []
 
