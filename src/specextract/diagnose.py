@@ -419,9 +419,11 @@ def _speedup_parts(claim: Claim, verdict: str, ref: Reference,
     ratios, bottoms = _diagnose_ratios(ref, claim.entity, claim.baseline, claim.metric,
                                        claim.variant)
     says_sparse = "sparse" in claim.qualifiers
+    number = _safe_float(claim.value)
     hits = []
-    for top, bottom, cand in ratios:
-        if cand.label in judged or not matches(claim.value, cand.value):  # type: ignore[arg-type]
+    for top, bottom, cand, figure in ratios:
+        if cand.label in judged or not (_may_match(number, figure)
+                                        and matches(claim.value, cand.value)):  # type: ignore[arg-type]
             continue  # a ratio the claim was judged against explains nothing
         cross = top.attribute != bottom.attribute
         sparse = "sparse" in top.qualifiers or "sparse" in bottom.qualifiers
@@ -443,8 +445,8 @@ def _speedup_parts(claim: Claim, verdict: str, ref: Reference,
 
 def _diagnose_ratios(ref: Reference, subject: str, baseline: str, metric: str, variant: str
                      ) -> tuple[tuple, dict[str, list[RefRow]]]:
-    """Every (top, bottom, ratio candidate) a wrong speed-up may have quoted, and the
-    baseline rows per attribute; once per table and arguments."""
+    """Every (top, bottom, ratio candidate, its value as a _safe_float) a wrong speed-up
+    may have quoted, and the baseline rows per attribute; once per table and arguments."""
     cache = ref.memo("diagnose.ratios")
     key = (subject, baseline, metric, variant)
     found = cache.get(key)
@@ -457,7 +459,9 @@ def _diagnose_ratios(ref: Reference, subject: str, baseline: str, metric: str, v
                 bottoms[bottom.attribute].append(bottom)
         if len(cache) >= 10_000:
             cache.clear()
-        found = cache[key] = (tuple((t, b, ratio_candidate(t, b)) for t, b in pairs), bottoms)
+        cands = [(t, b, ratio_candidate(t, b)) for t, b in pairs]
+        found = cache[key] = (tuple((t, b, c, _safe_float(c.value)) for t, b, c in cands),
+                              bottoms)
     return found
 
 
