@@ -122,10 +122,11 @@ def _misattributed(claim: Claim, ref: Reference, sel: Selection | None = None) -
     if not near:
         return []
     own = entity_key(claim.entity)
+    number = _safe_float(claim.value)
     ranked = []
     for row in near:
         if entity_key(row.entity) != own:
-            same, rank = _same_figure(claim, row)
+            same, rank = _same_figure(claim, row, number)
             if same:
                 ranked.append((rank, row))
     ranked.sort(key=lambda item: item[0])
@@ -192,14 +193,21 @@ def _wrong_variant(claim: Claim, ref: Reference, sel: Selection | None = None) -
             f"({_fig(r)}), not {claim.variant}'s" for r in others[:1]]
 
 
-def _same_figure(claim: Claim, row: RefRow) -> tuple[bool, tuple]:
+def _same_figure(claim: Claim, row: RefRow, number: float | None = None
+                 ) -> tuple[bool, tuple | None]:
     """Another chip's figure: within 5% for the chip's predecessor or successor, within 0.5%
     (the exact-match tolerance) for any other chip, so that common round numbers do not
     point at unrelated cards. With the row's rank among such figures (preliminary last,
-    then the nearer generation, the smaller deviation, the name)."""
+    then the nearer generation, the smaller deviation, the name). ``number``: the claim's
+    _safe_float, for a float pre-test."""
     distance = chain_distance(claim.entity, row.entity)
+    if distance < 99:
+        limit, window = MATCH_MAX, MATCH_WINDOW
+    else:
+        limit, window = EXACT_MAX, EXACT_WINDOW
+    if not _may_match(number, _figure(row.value)[0], window):  # type: ignore[arg-type]
+        return False, None
     dev = deviation(claim.value, row.value)  # type: ignore[arg-type]
-    limit = MATCH_MAX if distance < 99 else EXACT_MAX
     return dev <= limit, (row.preliminary, distance, dev, row.entity)
 
 
@@ -322,13 +330,15 @@ def _safe_float(value: Decimal) -> float | None:
 
 
 MATCH_WINDOW = float(MATCH_MAX) + 1e-4
+EXACT_WINDOW = float(EXACT_MAX) + 1e-4
 
 
-def _may_match(claim: float | None, reference: float | None) -> bool:
-    """False only where matches() is surely false: a float test with a wide margin, on
-    _safe_float figures (None: no test)."""
+def _may_match(claim: float | None, reference: float | None,
+               window: float = MATCH_WINDOW) -> bool:
+    """False only where matches() (deviation <= MATCH_MAX; EXACT_MAX with EXACT_WINDOW) is
+    surely false: a float test with a wide margin, on _safe_float figures (None: no test)."""
     return (claim is None or reference is None
-            or abs(claim - reference) <= MATCH_WINDOW * abs(reference))
+            or abs(claim - reference) <= window * abs(reference))
 
 
 def _approx_ratios(value: Decimal, numbers: list[Decimal]) -> list[float] | None:
