@@ -324,9 +324,12 @@ FLOAT_SAFE = (1e-150, 1e150)
 
 
 def _safe_float(value: Decimal) -> float | None:
-    """value as a float when it is zero or within FLOAT_SAFE; None otherwise."""
+    """value as a float when it is zero or within FLOAT_SAFE; None otherwise (a figure
+    too small for a float is not zero here)."""
     number = float(value)
-    return number if not number or FLOAT_SAFE[0] <= abs(number) <= FLOAT_SAFE[1] else None
+    if not value:
+        return number
+    return number if FLOAT_SAFE[0] <= abs(number) <= FLOAT_SAFE[1] else None
 
 
 MATCH_WINDOW = float(MATCH_MAX) + 1e-4
