@@ -45,7 +45,7 @@ from .store import Store
 from .versions import check_version, pipeline_version
 
 OK, ERROR, UNCHANGED = "ok", "error", "unchanged"
-INT_FIELDS = frozenset({"start", "end", "precision_exp"})
+INT_FIELDS = ("start", "end", "precision_exp")   # in Claim field order, after value
 CLAIM_FIELDS = tuple(f.name for f in fields(Claim))
 TIMEOUT = 300.0          # seconds per document (README: Bad input)
 REPAIRED = "repaired"    # the reason an ok document carries when decoding mended bytes
@@ -219,14 +219,10 @@ def doc_id_of(path: str) -> str:
 
 def claim_from_row(row: dict[str, str]) -> Claim:
     """The Claim a stored (or worker) row describes; the inverse of Claim.as_row()."""
-    kwargs = {}
-    for name in CLAIM_FIELDS:
-        value = row.get(name, "")
-        if name == "value":
-            value = Decimal(value)
-        elif name in INT_FIELDS:
-            value = int(value or 0)
-        kwargs[name] = value
+    kwargs = {name: row.get(name, "") for name in CLAIM_FIELDS}
+    kwargs["value"] = Decimal(kwargs["value"])
+    for name in INT_FIELDS:  # in field order, as value: the first bad cell raises
+        kwargs[name] = int(kwargs[name] or 0)
     return Claim(**kwargs)
 
 

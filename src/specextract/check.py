@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict, defaultdict
-from dataclasses import replace
+from dataclasses import fields
 from decimal import Decimal
 from itertools import combinations
 from typing import Iterable
@@ -22,7 +22,7 @@ from .reference_rules import entity_key
 from .rowselect import Selection, qualifiers_compatible, select_rows, variants_compatible
 from .schema import ATTRIBUTE_UNITS, CONTRADICTED, UNVERIFIABLE
 from .speedup import Candidate, from_row, speedup_candidates
-from .verdicts import judge, sort_key, within_tolerance
+from .verdicts import judge, reads_precision, sort_key, within_tolerance, written_exp
 
 TOPS_WORD = re.compile(r"TOPS", re.I)    # as diagnose._unit searches a surface
 FLOP_WORD = re.compile(r"FLOP", re.I)
@@ -38,8 +38,19 @@ def check(claims: Iterable[Claim], reference: Reference | None = None) -> list[C
     except Exception:  # noqa: BLE001 - a flag, never worth losing the verdicts over
         contradictions = {}
     for index, text in contradictions.items():
-        checked[index] = replace(checked[index], self_contradiction=text)
+        checked[index] = _flagged(checked[index], text)
     return checked
+
+
+_CHECKED_FIELDS = tuple(f.name for f in fields(CheckedClaim))
+
+
+def _flagged(checked: CheckedClaim, text: str) -> CheckedClaim:
+    """replace(checked, self_contradiction=text), without dataclasses.replace's checks
+    (CheckedClaim's fields are all init fields)."""
+    values = {name: getattr(checked, name) for name in _CHECKED_FIELDS}
+    values["self_contradiction"] = text
+    return CheckedClaim(**values)
 
 
 VERDICT_CACHE_SIZE = 8_192         # least recently used first out: memory stays flat
@@ -97,8 +108,8 @@ def check_one(claim: Claim, ref: Reference) -> CheckedClaim:
                                               claim.variant, claim.qualifiers)
         notes = (note,)
     else:
-        selection = select_rows(ref, claim.entity, claim.attribute, claim.variant, claim.qualifiers)
-        candidates, notes = [from_row(r) for r in selection.rows], selection.notes
+        selection, row_candidates = _selection(ref, claim)
+        candidates, notes = list(row_candidates), selection.notes
     if not candidates:
         return CheckedClaim(claim, UNVERIFIABLE, notes=notes or ("no reference row",))
     verdict, dev, best = best_candidate(claim, candidates)
@@ -115,6 +126,23 @@ def check_one(claim: Claim, ref: Reference) -> CheckedClaim:
     )
 
 
+SELECTION_CACHE_SIZE = 20_000
+
+
+def _selection(ref: Reference, claim: Claim) -> tuple[Selection, tuple[Candidate, ...]]:
+    """select_rows for the claim's chip, attribute, variant and qualifiers, and its rows as
+    candidates (Candidates are immutable: built once per table and arguments)."""
+    cache = ref.memo("check.selection")
+    key = (claim.entity, claim.attribute, claim.variant, claim.qualifiers)
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= SELECTION_CACHE_SIZE:
+            cache.clear()
+        selection = select_rows(ref, *key)
+        found = cache[key] = (selection, tuple(from_row(r) for r in selection.rows))
+    return found
+
+
 def _diagnose_safely(claim: Claim, verdict: str, candidates: list[Candidate],
                      selection: Selection | None, ref: Reference) -> str:
     try:
@@ -123,17 +151,27 @@ def _diagnose_safely(claim: Claim, verdict: str, candidates: list[Candidate],
         return ""
 
 
+UNJUDGED = Decimal("Infinity")   # a not-supported or figureless candidate ranks after all
+
+
 def best_candidate(claim: Claim, candidates: list[Candidate]) -> tuple[str, Decimal | None, Candidate]:
     """Best verdict over the candidates; for contradicted, the nearest numeric one."""
-    judged = []
+    best = None
+    exp = None  # the claim's written precision: worked out once, at the first figure judged
     for order, cand in enumerate(candidates):
         value = cand.judged_value
         if cand.not_supported or value is None or not value.is_finite():
-            judged.append(((3, Decimal("Infinity"), 9, order), CONTRADICTED, None, cand))
-            continue
-        verdict, dev = judge(claim.value, value, claim.precision_exp, claim.operator)
-        judged.append((sort_key(verdict, dev, cand.confidence, order), verdict, dev, cand))
-    _, verdict, dev, cand = min(judged, key=lambda item: item[0])
+            judged = ((3, UNJUDGED, 9, order), CONTRADICTED, None, cand)
+        else:
+            if exp is None and reads_precision(claim.operator):
+                exp = written_exp(claim.value, claim.precision_exp)
+            verdict, dev = judge(claim.value, value, claim.precision_exp, claim.operator, exp=exp)
+            judged = (sort_key(verdict, dev, cand.confidence, order), verdict, dev, cand)
+        if best is None or judged[0] < best[0]:  # the first of equal keys, as min() keeps
+            best = judged
+    if best is None:  # no candidates: the error min() raised here before
+        raise ValueError("min() arg is an empty sequence")
+    _, verdict, dev, cand = best
     return verdict, dev, cand
 
 
@@ -156,15 +194,22 @@ def self_contradictions(claims: list[Claim]) -> dict[int, str]:
     for index, claim in enumerate(claims):
         groups[_group_key(claim)].append(index)
     found: dict[int, list[str]] = defaultdict(list)
+    mentions: dict[int, str] = {}   # index -> _mention, worked out once
     for members in groups.values():
+        if len(members) < 2:
+            continue
+        quals = {i: claims[i].qualifiers for i in members}
         for i, j in combinations(members, 2):
             a, b = claims[i], claims[j]
             if not (variants_compatible(a.variant, b.variant)
-                    and qualifiers_compatible(a.qualifiers, b.qualifiers)
-                    and qualifiers_compatible(b.qualifiers, a.qualifiers)) or not disagree(a, b):
+                    and qualifiers_compatible(quals[i], quals[j])
+                    and qualifiers_compatible(quals[j], quals[i])) or not disagree(a, b):
                 continue
-            found[i].append(_mention(b))
-            found[j].append(_mention(a))
+            for k in (i, j):
+                if k not in mentions:
+                    mentions[k] = _mention(claims[k])
+            found[i].append(mentions[j])
+            found[j].append(mentions[i])
     return {i: "; ".join(dict.fromkeys(texts)) for i, texts in found.items()}
 
 

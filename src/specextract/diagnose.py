@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import math
 import re
 from bisect import bisect_left, bisect_right
 from decimal import Decimal
@@ -15,7 +16,7 @@ from .records import Claim, format_decimal
 from .reference import Reference, RefRow
 from .reference_rules import entity_key
 from .rowselect import COMPUTE, COMPUTE_ATTRIBUTES, Selection, select_rows
-from .schema import CONTRADICTED, PRECISION_ATTRIBUTES, SUPPORTED
+from .schema import ATTRIBUTE_UNITS, CONTRADICTED, PRECISION_ATTRIBUTES, SUPPORTED
 from .speedup import Candidate, metric_pairs, ratio_candidate, same_kind
 from .verdicts import EXACT_MAX, MATCH_MAX, deviation, matches
 
@@ -87,8 +88,9 @@ def diagnose(claim: Claim, verdict: str, candidates: list[Candidate],
             if found:
                 parts += found
                 break
-    parts += _unit(claim, numbers)
-    parts += _magnitude(claim, numbers)
+    ratios = _approx_ratios(claim.value, numbers)
+    parts += _unit(claim, numbers, ratios)
+    parts += _magnitude(claim, numbers, ratios)
     parts += _digits(claim, numbers)
     if claim.attribute == "speedup":
         parts += _vendor_ratio(claim, ref)
@@ -116,11 +118,19 @@ def _family(attribute: str) -> tuple[str, ...]:
 
 
 def _misattributed(claim: Claim, ref: Reference, sel: Selection | None = None) -> list[str]:
+    near = _near_figures(ref, _family(claim.attribute), claim.value)
+    if not near:
+        return []
     own = entity_key(claim.entity)
-    hits = [r for r in _near_figures(ref, _family(claim.attribute), claim.value)
-            if entity_key(r.entity) != own and _same_figure(claim, r)]
-    hits.sort(key=lambda r: (r.preliminary, chain_distance(claim.entity, r.entity),
-                             deviation(claim.value, r.value), r.entity))
+    number = _safe_float(claim.value)
+    ranked = []
+    for row in near:
+        if entity_key(row.entity) != own:
+            same, rank = _same_figure(claim, row, number)
+            if same:
+                ranked.append((rank, row))
+    ranked.sort(key=lambda item: item[0])
+    hits = [row for _, row in ranked]
     names = list(dict.fromkeys(r.entity for r in hits))
     if not names:
         return []
@@ -183,19 +193,30 @@ def _wrong_variant(claim: Claim, ref: Reference, sel: Selection | None = None) -
             f"({_fig(r)}), not {claim.variant}'s" for r in others[:1]]
 
 
-def _same_figure(claim: Claim, row: RefRow) -> bool:
+def _same_figure(claim: Claim, row: RefRow, number: float | None = None
+                 ) -> tuple[bool, tuple | None]:
     """Another chip's figure: within 5% for the chip's predecessor or successor, within 0.5%
     (the exact-match tolerance) for any other chip, so that common round numbers do not
-    point at unrelated cards."""
-    limit = MATCH_MAX if chain_distance(claim.entity, row.entity) < 99 else EXACT_MAX
-    return deviation(claim.value, row.value) <= limit  # type: ignore[arg-type]
+    point at unrelated cards. With the row's rank among such figures (preliminary last,
+    then the nearer generation, the smaller deviation, the name). ``number``: the claim's
+    _safe_float, for a float pre-test."""
+    distance = chain_distance(claim.entity, row.entity)
+    if distance < 99:
+        limit, window = MATCH_MAX, MATCH_WINDOW
+    else:
+        limit, window = EXACT_MAX, EXACT_WINDOW
+    if not _may_match(number, _figure(row.value)[0], window):  # type: ignore[arg-type]
+        return False, None
+    dev = deviation(claim.value, row.value)  # type: ignore[arg-type]
+    return dev <= limit, (row.preliminary, distance, dev, row.entity)
 
 
 def _wrong_precision(claim: Claim, ref: Reference, sel: Selection | None = None) -> list[str]:
     if claim.attribute not in PRECISION_ATTRIBUTES:
         return []
-    rows = [r for r in _precision_rows(ref, claim.entity, claim.variant)
-            if matches(claim.value, r.value)]
+    number = _safe_float(claim.value)
+    rows = [r for r, figure in _precision_rows(ref, claim.entity, claim.variant)
+            if _may_match(number, figure) and matches(claim.value, r.value)]
     for row in sorted(rows, key=lambda r: (r.attribute != claim.attribute,
                                            deviation(claim.value, r.value))):
         sparse = "sparse" in row.qualifiers and "sparse" not in claim.qualifiers
@@ -208,9 +229,11 @@ def _wrong_precision(claim: Claim, ref: Reference, sel: Selection | None = None)
     return []
 
 
-def _precision_rows(ref: Reference, entity: str, variant: str) -> tuple[RefRow, ...]:
+def _precision_rows(ref: Reference, entity: str, variant: str
+                    ) -> tuple[tuple[RefRow, float | None], ...]:
     """The chip's applicable rows with a figure, of every precision (and FP64 Tensor), in
-    attribute order; once per table, chip and variant."""
+    attribute order, each with its figure as a _safe_float; once per table, chip and
+    variant."""
     cache = ref.memo("diagnose.precision_rows")
     key = (entity, variant)
     found = cache.get(key)
@@ -218,19 +241,28 @@ def _precision_rows(ref: Reference, entity: str, variant: str) -> tuple[RefRow, 
         if len(cache) >= 10_000:
             cache.clear()
         found = cache[key] = tuple(
-            r for a in (*COMPUTE_ATTRIBUTES, "fp64_tensor")
+            (r, _safe_float(r.value)) for a in (*COMPUTE_ATTRIBUTES, "fp64_tensor")
             for r in select_rows(ref, entity, a, variant).rows if r.value is not None)
     return found
 
 
-def _unit(claim: Claim, numbers: list[Decimal]) -> list[str]:
+TOPS_WORD = re.compile(r"TOPS", re.I)
+FLOP_WORD = re.compile(r"FLOP", re.I)
+
+
+def _unit(claim: Claim, numbers: list[Decimal], ratios: list[float] | None = None) -> list[str]:
+    """A unit slip: TOPS for TFLOPS, bits for bytes, a prefix step. ``ratios``: the claim
+    over each number in floats (_approx_ratios); only numbers near a factor are tried."""
     parts = []
-    surface = claim.surface
-    if claim.unit == "TFLOPS" and re.search(r"TOPS", surface, re.I) \
-            and not re.search(r"FLOP", surface, re.I):
+    surface, unit = claim.surface, claim.unit
+    if unit == "TFLOPS" and TOPS_WORD.search(surface) and not FLOP_WORD.search(surface):
         parts.append(f"{UNIT}: written in TOPS for a TFLOPS figure ({surface!r})")
-    if claim.unit == "TOPS" and re.search(r"FLOP", surface, re.I):
+    if unit == "TOPS" and FLOP_WORD.search(surface):
         parts.append(f"{UNIT}: written in TFLOPS for a TOPS figure ({surface!r})")
+    if ratios is not None:
+        factors = UNIT_FACTORS[unit] if unit in UNIT_FACTORS else _unit_factors(unit)
+        numbers = [number for number, ratio in zip(numbers, ratios)
+                   if factors and _maybe_factor(ratio, factors)]
     for ref_value in numbers:
         if ref_value == 0:
             continue
@@ -262,7 +294,83 @@ def _maybe_near(ratio: float, target: float) -> bool:
     return abs(ratio - target) <= 0.0201 * abs(target)
 
 
-def _magnitude(claim: Claim, numbers: list[Decimal]) -> list[str]:
+def _maybe_power(ratio: float) -> bool:
+    """_maybe_near(ratio, fpower) for some power of POWERS: a ratio within 2.01% of 10**k
+    has round(log10(ratio)) == k, so only that k is tried."""
+    if ratio <= 0:
+        return False
+    k = round(math.log10(ratio))
+    return k != 0 and abs(k) <= 4 and _maybe_near(ratio, 10.0 ** k)
+
+
+def _maybe_factor(ratio: float, factors: tuple[float, ...]) -> bool:
+    """_maybe_near(ratio, factor) for one of ``factors`` (of _unit_factors: none is within
+    2.01% of a ratio between 0.13 and 7.8)."""
+    return not 0.13 < ratio < 7.8 and any(_maybe_near(ratio, factor) for factor in factors)
+
+
+def _unit_factors(unit: str) -> tuple[float, ...]:
+    """The ratios _unit tests for a figure in ``unit``."""
+    return (((8.0, 0.125) if unit in BYTE_UNITS else ())
+            + ((1000.0, 0.001) if unit in PREFIX_STEP else ()))
+
+
+UNIT_FACTORS = {unit: _unit_factors(unit) for unit in set(ATTRIBUTE_UNITS.values())}
+
+
+# Figures within this magnitude range (or zero) divide in floats to within 1e-15 of the
+# Decimal quotient rounded to a float, far inside _maybe_near's margin (0.0201 vs 0.02).
+FLOAT_SAFE = (1e-150, 1e150)
+
+
+def _safe_float(value: Decimal) -> float | None:
+    """value as a float when it is zero or within FLOAT_SAFE; None otherwise (a figure
+    too small for a float is not zero here)."""
+    number = float(value)
+    if not value:
+        return number
+    return number if FLOAT_SAFE[0] <= abs(number) <= FLOAT_SAFE[1] else None
+
+
+MATCH_WINDOW = float(MATCH_MAX) + 1e-4
+EXACT_WINDOW = float(EXACT_MAX) + 1e-4
+
+
+def _may_match(claim: float | None, reference: float | None,
+               window: float = MATCH_WINDOW) -> bool:
+    """False only where matches() (deviation <= MATCH_MAX; EXACT_MAX with EXACT_WINDOW) is
+    surely false: a float test with a wide margin, on _safe_float figures (None: no test)."""
+    return (claim is None or reference is None
+            or abs(claim - reference) <= window * abs(reference))
+
+
+def _approx_ratios(value: Decimal, numbers: list[Decimal]) -> list[float] | None:
+    """value / number for each number as floats, computed in floats (0.0 for a zero number);
+    None when a figure is outside FLOAT_SAFE (the callers then test every number). A test
+    on these is a filter only: false where the exact Decimal test is surely false."""
+    top = _safe_float(value)
+    if top is None:
+        return None
+    ratios = []
+    for number in numbers:
+        if not number:
+            ratios.append(0.0)
+            continue
+        bottom = _figure(number)[0]
+        if bottom is None:
+            return None
+        ratios.append(top / bottom)
+    return ratios
+
+
+def _magnitude(claim: Claim, numbers: list[Decimal],
+               ratios: list[float] | None = None) -> list[str]:
+    """A figure off by a power of ten. ``ratios`` as for _unit: only numbers near a power
+    of ten are tried."""
+    if ratios is not None:
+        numbers = [number for number, ratio in zip(numbers, ratios) if _maybe_power(ratio)]
+        if not numbers:
+            return []
     for ref_value in sorted(numbers, key=lambda v: deviation(claim.value, v)):
         if not ref_value:
             continue
@@ -278,15 +386,38 @@ def _magnitude(claim: Claim, numbers: list[Decimal]) -> list[str]:
     return []
 
 
+_FIGURES: dict[Decimal, tuple[float | None, str, frozenset[str]]] = {}
+
+
+def _figure(number: Decimal) -> tuple[float | None, str, frozenset[str]]:
+    """A reference figure as a _safe_float, as _num writes it, and that text's _swaps;
+    remembered: the same figures come up claim after claim. (Keyed by value: equal figures
+    other than zero, whose sign _num writes, have the same float and the same text.)"""
+    if not number:
+        text = _num(number)
+        return _safe_float(number), text, _swaps(text)
+    found = _FIGURES.get(number)
+    if found is None:
+        if len(_FIGURES) >= 10_000:
+            _FIGURES.clear()
+        text = _num(number)
+        found = _FIGURES[number] = (_safe_float(number), text, _swaps(text))
+    return found
+
+
+def _swaps(text: str) -> frozenset[str]:
+    """Every text that differs from ``text`` by two adjacent, different digits swapped
+    (a '.' never moves): what a claim with digits swapped against this figure reads."""
+    return frozenset(text[:i] + text[i + 1] + text[i] + text[i + 2:]
+                     for i in range(len(text) - 1)
+                     if text[i] != text[i + 1] and "." not in (text[i], text[i + 1]))
+
+
 def _digits(claim: Claim, numbers: list[Decimal]) -> list[str]:
     text = _num(claim.value)
     for ref_value in numbers:
-        other = _num(ref_value)
-        if len(text) != len(other) or text == other:
-            continue
-        diff = [i for i, (a, b) in enumerate(zip(text, other)) if a != b]
-        if len(diff) == 2 and diff[1] == diff[0] + 1 and "." not in (text[diff[0]], text[diff[1]]) \
-                and text[diff[0]] == other[diff[1]] and text[diff[1]] == other[diff[0]]:
+        _, other, swaps = _figure(ref_value)
+        if text in swaps:
             return [f"{DIGITS_SWAPPED}: {text} vs {other}"]
     return []
 
@@ -301,9 +432,11 @@ def _speedup_parts(claim: Claim, verdict: str, ref: Reference,
     ratios, bottoms = _diagnose_ratios(ref, claim.entity, claim.baseline, claim.metric,
                                        claim.variant)
     says_sparse = "sparse" in claim.qualifiers
+    number = _safe_float(claim.value)
     hits = []
-    for top, bottom, cand in ratios:
-        if cand.label in judged or not matches(claim.value, cand.value):  # type: ignore[arg-type]
+    for top, bottom, cand, figure in ratios:
+        if cand.label in judged or not (_may_match(number, figure)
+                                        and matches(claim.value, cand.value)):  # type: ignore[arg-type]
             continue  # a ratio the claim was judged against explains nothing
         cross = top.attribute != bottom.attribute
         sparse = "sparse" in top.qualifiers or "sparse" in bottom.qualifiers
@@ -325,8 +458,8 @@ def _speedup_parts(claim: Claim, verdict: str, ref: Reference,
 
 def _diagnose_ratios(ref: Reference, subject: str, baseline: str, metric: str, variant: str
                      ) -> tuple[tuple, dict[str, list[RefRow]]]:
-    """Every (top, bottom, ratio candidate) a wrong speed-up may have quoted, and the
-    baseline rows per attribute; once per table and arguments."""
+    """Every (top, bottom, ratio candidate, its value as a _safe_float) a wrong speed-up
+    may have quoted, and the baseline rows per attribute; once per table and arguments."""
     cache = ref.memo("diagnose.ratios")
     key = (subject, baseline, metric, variant)
     found = cache.get(key)
@@ -339,7 +472,9 @@ def _diagnose_ratios(ref: Reference, subject: str, baseline: str, metric: str, v
                 bottoms[bottom.attribute].append(bottom)
         if len(cache) >= 10_000:
             cache.clear()
-        found = cache[key] = (tuple((t, b, ratio_candidate(t, b)) for t, b in pairs), bottoms)
+        cands = [(t, b, ratio_candidate(t, b)) for t, b in pairs]
+        found = cache[key] = (tuple((t, b, c, _safe_float(c.value)) for t, b, c in cands),
+                              bottoms)
     return found
 
 

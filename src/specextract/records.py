@@ -140,15 +140,13 @@ class CheckedClaim:
 
     def as_row(self) -> dict[str, str]:
         row = self.claim.as_row()
-        row.update(
-            verdict=self.verdict,
-            expected=format_decimal(self.expected),
-            expected_variant=self.expected_variant,
-            expected_condition=self.expected_condition,
-            deviation="" if self.deviation is None else f"{self.deviation:.4f}",
-            diagnosis=self.diagnosis,
-            source=self.source,
-            confidence=self.confidence,
-            self_contradiction=self.self_contradiction,
-        )
+        row["verdict"] = self.verdict
+        row["expected"] = format_decimal(self.expected)
+        row["expected_variant"] = self.expected_variant
+        row["expected_condition"] = self.expected_condition
+        row["deviation"] = "" if self.deviation is None else f"{self.deviation:.4f}"
+        row["diagnosis"] = self.diagnosis
+        row["source"] = self.source
+        row["confidence"] = self.confidence
+        row["self_contradiction"] = self.self_contradiction
         return row

@@ -51,9 +51,15 @@ def deviation(claim: Decimal, reference: Decimal) -> Decimal:
     return abs(claim - reference) / abs(reference)
 
 
+def reads_precision(operator: str) -> bool:
+    """Whether judge reads a claim's written precision (written_exp) under ``operator``."""
+    return operator not in (">=", "<=", "~")
+
+
 def judge(claim: Decimal, reference: Decimal, precision_exp: int = 0,
-          operator: str = "=") -> tuple[str, Decimal]:
-    """(verdict, deviation) of a claimed value against one reference value."""
+          operator: str = "=", *, exp: int | None = None) -> tuple[str, Decimal]:
+    """(verdict, deviation) of a claimed value against one reference value. ``exp``: the
+    claim's written_exp(claim, precision_exp), when the caller has worked it out already."""
     dev = deviation(claim, reference)
     if operator == ">=":
         supported = reference >= claim
@@ -62,7 +68,8 @@ def judge(claim: Decimal, reference: Decimal, precision_exp: int = 0,
     elif operator == "~":
         supported = dev <= SUPPORTED_MAX
     else:
-        exp = written_exp(claim, precision_exp)
+        if exp is None:
+            exp = written_exp(claim, precision_exp)
         supported = dev <= EXACT_MAX or (dev <= SUPPORTED_MAX and round_to(reference, exp) == claim)
     if supported:
         return SUPPORTED, dev
