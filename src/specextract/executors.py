@@ -121,6 +121,16 @@ def _ctrl_c_ignored():
         signal.signal(signal.SIGINT, previous)
 
 
+class _FutureResult:
+    """A Dask future read like a pool's result: ``.get()``."""
+
+    def __init__(self, future) -> None:
+        self.future = future
+
+    def get(self):
+        return self.future.result()
+
+
 class DaskExecutor:
     """Partitions of documents as Dask tasks; the client gathers them in order."""
 
@@ -160,9 +170,12 @@ class DaskExecutor:
         if self.cluster is not None:
             self.cluster.close()
 
-    def side_job(self, fn: Callable, *args) -> Done:
-        """Run ``fn(*args)`` here: a Dask worker may not see this machine's files."""
-        return Done(fn(*args))
+    def side_job(self, fn: Callable, *args):
+        """Start ``fn(*args)`` on a worker of the local cluster (it sees this machine's
+        files); with a remote scheduler, run it here. ``.get()`` waits for the result."""
+        if self.cluster is None:
+            return Done(fn(*args))
+        return _FutureResult(self.client.submit(fn, *args, pure=False))
 
     def map(self, fn: Callable[[dict], dict], tasks: Iterable[dict]) -> Iterator[dict]:
         from .batch import process_partition
