@@ -57,10 +57,17 @@ def test_killed_run_resumes_to_the_same_store(corpus, local_store, tmp_path):
     assert conn_runs == [("interrupted",), ("finished",)]
 
 
+def same_csv(out: Path, local_store: Path) -> bool:
+    """claims.csv (written by a worker beside the report) is the local run's, byte for byte."""
+    mine = (out / "claims.csv").read_bytes()
+    return len(mine.splitlines()) > 1 and mine == (local_store.parent / "claims.csv").read_bytes()
+
+
 def test_two_worker_processes_give_the_same_store(corpus, local_store, tmp_path):
     result = run_cli("run", corpus, "--out", tmp_path / "out", "--workers", "2")
     assert result.exit_code == 0, result.output
     assert dump_store(tmp_path / "out" / "specextract.db") == dump_store(local_store)
+    assert same_csv(tmp_path / "out", local_store)
 
 
 def test_dask_local_cluster_gives_the_same_store(corpus, local_store, tmp_path):
@@ -68,6 +75,7 @@ def test_dask_local_cluster_gives_the_same_store(corpus, local_store, tmp_path):
     assert result.exit_code == 0, result.output
     assert f"{N_ARTICLES} processed" in result.output
     assert dump_store(tmp_path / "out" / "specextract.db") == dump_store(local_store)
+    assert same_csv(tmp_path / "out", local_store)
 
 
 def test_dask_existing_scheduler_with_bytes_gives_the_same_store(corpus, local_store, tmp_path):
@@ -82,3 +90,15 @@ def test_dask_existing_scheduler_with_bytes_gives_the_same_store(corpus, local_s
                          "--send-bytes")
     assert result.exit_code == 0, result.output
     assert dump_store(tmp_path / "out" / "specextract.db") == dump_store(local_store)
+
+
+def test_side_jobs_run_in_a_worker_and_raise_their_errors():
+    import operator
+
+    from specextract.executors import LocalExecutor, PoolExecutor
+    with PoolExecutor(2) as pool:
+        assert pool.side_job(os.getpid).get() != os.getpid()
+        with pytest.raises(ZeroDivisionError):
+            pool.side_job(operator.truediv, 1, 0).get()
+    with LocalExecutor() as here:
+        assert here.side_job(os.getpid).get() == os.getpid()
