@@ -190,6 +190,9 @@ def timed_run(folder: Path, extra: list[str], prefix: list[str] | None = None,
         "run", str(folder), "--out", str(out), "--no-progress", *extra]
     before = load1()
     env = {**os.environ, "BENCH_PHASES_FILE": str(phases_file)}
+    # modules compiled once and cached, as in an installed package (an environment that
+    # forbids writing bytecode makes every process compile the whole package again)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     with open(work / "stdout", "w") as so, open(work / "stderr", "w") as se:
         env["BENCH_T0"] = repr(time.time())
         t0 = time.perf_counter()
