@@ -10,7 +10,9 @@ class DocumentError(SpecExtractError):
     """An article could not be read as text.
 
     ``reason`` is a short, stable code (missing, directory, unreadable, binary,
-    undecodable, empty, too-large) that the batch store records.
+    undecodable, empty, too-large) that the batch store records. The batch adds its own:
+    timeout and internal-error for a failed document, repaired for one stored with
+    mended bytes (batch.py).
     """
 
     def __init__(self, path: str, reason: str, detail: str = "") -> None:
