@@ -14,7 +14,6 @@ from .linking import Draft, Found, link_prose
 from .normalize import Normalized, normalize
 from .quantities import find_quantities
 from .records import Claim
-from .segment import Span
 from .tables import link_tables
 
 LATIN_OR_DIGIT = re.compile(r"[A-Za-z0-9]")
@@ -93,8 +92,7 @@ def extract_normalized(original: str, norm: Normalized, doc_id: str = "") -> lis
     found = find_all(norm.text)
     table_drafts, table_spans = link_tables(found)
     drafts = table_drafts + link_prose(found, table_spans)
-    sentences: dict[Span, str] = {}
-    return dedupe(_to_claim(d, original, norm, doc_id, sentences) for d in drafts)
+    return dedupe(_to_claim(d, original, norm, doc_id) for d in drafts)
 
 
 def extract(text: str, doc_id: str = "") -> list[Claim]:
@@ -102,20 +100,15 @@ def extract(text: str, doc_id: str = "") -> list[Claim]:
     return extract_normalized(text, normalize(text), doc_id)
 
 
-def _to_claim(d: Draft, original: str, norm: Normalized, doc_id: str,
-              sentences: dict[Span, str]) -> Claim:
-    """The claim of draft ``d``; ``sentences`` remembers each sentence's original text
-    (most sentences give several claims)."""
+def _to_claim(d: Draft, original: str, norm: Normalized, doc_id: str) -> Claim:
     q = d.quantity
     start, end = norm.original_span(q.start, q.end)
-    sentence = sentences.get(d.sentence)
-    if sentence is None:
-        s_start, s_end = norm.original_span(d.sentence.start, d.sentence.end)
-        sentence = sentences[d.sentence] = " ".join(original[s_start:s_end].split())[:500]
+    s_start, s_end = norm.original_span(d.sentence.start, d.sentence.end)
     return Claim(doc_id=doc_id, entity=d.entity, attribute=d.attribute, value=d.value,
                  surface=original[start:end], start=start, end=end, variant=d.variant,
                  operator=d.operator, qualifier=d.qualifier, baseline=d.baseline,
-                 metric=d.metric, precision_exp=d.precision_exp, sentence=sentence)
+                 metric=d.metric, precision_exp=d.precision_exp,
+                 sentence=" ".join(original[s_start:s_end].split())[:500])
 
 
 def dedupe(claims) -> list[Claim]:
