@@ -7,10 +7,12 @@ from decimal import Decimal
 
 import pytest
 
+from specextract.lexicon import Keyword, Mention
+from specextract.linking import Draft
 from specextract.quantities import Quantity
 from specextract.records import Claim
 
-HAND_WRITTEN = [Claim, Quantity]
+HAND_WRITTEN = [Claim, Quantity, Draft, Mention, Keyword]
 
 
 @pytest.mark.parametrize("cls", HAND_WRITTEN, ids=lambda c: c.__name__)

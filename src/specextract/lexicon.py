@@ -27,6 +27,13 @@ class Mention:
     variant_end: int = 0
     system: bool = False  # named as part of a system (DGX A100, NVL72): its figures are totals
 
+    def __init__(self, start: int, end: int, entity: str, variant: str = "",
+                 variant_end: int = 0, system: bool = False) -> None:
+        """The fields above, in order (tests/test_records.py keeps the two in step): one
+        update of the instance dict instead of dataclass's guarded set per field."""
+        self.__dict__.update(start=start, end=end, entity=entity, variant=variant,
+                             variant_end=variant_end, system=system)
+
 
 @dataclass(frozen=True)
 class Keyword:
@@ -37,6 +44,12 @@ class Keyword:
     attribute: str
     qualifier: str
     dims: frozenset[str]
+
+    def __init__(self, start: int, end: int, attribute: str, qualifier: str,
+                 dims: frozenset[str]) -> None:
+        """The fields above, in order (see :class:`Mention`)."""
+        self.__dict__.update(start=start, end=end, attribute=attribute, qualifier=qualifier,
+                             dims=dims)
 
 
 def _boundaries(alias: str) -> tuple[str, str]:

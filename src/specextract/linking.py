@@ -96,6 +96,16 @@ class Draft:
     baseline: str = ""
     metric: str = ""
 
+    def __init__(self, entity: str, attribute: str, quantity: Quantity, value: Decimal,
+                 precision_exp: int, sentence: Span, variant: str = "", operator: str = "=",
+                 qualifier: str = "", baseline: str = "", metric: str = "") -> None:
+        """The fields above, in order (tests/test_records.py keeps the two in step): one
+        update of the instance dict instead of dataclass's guarded set per field."""
+        self.__dict__.update(
+            entity=entity, attribute=attribute, quantity=quantity, value=value,
+            precision_exp=precision_exp, sentence=sentence, variant=variant,
+            operator=operator, qualifier=qualifier, baseline=baseline, metric=metric)
+
 
 @dataclass
 class Found:

@@ -224,15 +224,32 @@ def _quantity(text: str, m: re.Match) -> Quantity | None:
             if not (before.isalpha() and _after_unit(text, start)):
                 return None
     num, cjk, word, mag, flopmag, unit, counter = m.group(*QUANTITY_GROUPS)
+    reading = _reading(num, cjk, word, mag, flopmag, unit, counter)
+    if reading is None:
+        return None
+    value, precision_exp, dimension, written = reading
+    number_end = m.end("num" if num else "cjk" if cjk else "word")
+    end = m.end()
+    if dimension == "bytes":  # "每秒3.35TB", "1.5万亿字节每秒": bytes per second
+        if text.endswith("每秒", max(0, start - 3), start) or text.startswith("每秒", start - 2):
+            dimension = "bandwidth"
+        elif text.startswith("每秒", end):
+            dimension, end = "bandwidth", end + 2
+    is_range = bool(RANGE_AFTER.match(text, end))
+    return Quantity(start, end, value, precision_exp, dimension, written,
+                    start, number_end, is_range)
+
+
+@lru_cache(maxsize=4096)
+def _reading(num, cjk, word, mag, flopmag, unit, counter) -> tuple | None:
+    """(value, precision_exp, dimension, written) of a match's groups, or None when they
+    make no figure (cached: the same figures recur throughout a corpus)."""
     if num:
         number = parse_arabic(num)
-        number_end = m.end("num")
     elif cjk:
         number = parse_cjk(cjk)
-        number_end = m.end("cjk")
     else:
         number = Number(Decimal(WORD_NUMBERS[word.lower()]), 0)
-        number_end = m.end("word")
     if number is None:
         return None
     if mag:
@@ -254,17 +271,9 @@ def _quantity(text: str, m: re.Match) -> Quantity | None:
         written = counter
     if dimension == "other":
         return None
-    end = m.end()
-    if dimension == "bytes":  # "每秒3.35TB", "1.5万亿字节每秒": bytes per second
-        if text.endswith("每秒", max(0, start - 3), start) or text.startswith("每秒", start - 2):
-            dimension = "bandwidth"
-        elif text.startswith("每秒", end):
-            dimension, end = "bandwidth", end + 2
     if not num and dimension == "bare" and not word:
         return None  # a Chinese numeral needs a unit or counter to be a figure
-    is_range = bool(RANGE_AFTER.match(text, end))
-    return Quantity(start, end, number.value, number.precision_exp, dimension, written,
-                    start, number_end, is_range)
+    return number.value, number.precision_exp, dimension, written
 
 
 @lru_cache(maxsize=1)
