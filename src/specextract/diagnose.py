@@ -79,9 +79,9 @@ def diagnose(claim: Claim, verdict: str, candidates: list[Candidate],
         parts += _not_supported(claim, verdict, selection)
         # The most specific explanation the reference shows, in this order: another of the
         # chip's own figures, its preliminary figure, another variant's, another chip's.
-        if verdict == CONTRADICTED:
+        if verdict == CONTRADICTED and _may_explain(claim, ref):
             explain = (_wrong_precision, _preliminary_of, _wrong_variant, _misattributed)
-        else:
+        else:  # (contradicted: no figure the other three search can match the claim)
             explain = (_preliminary_of,)
         for rule in explain:
             found = rule(claim, ref, selection)
@@ -181,6 +181,36 @@ def _near_figures(ref: Reference, attributes: tuple[str, ...], value: Decimal) -
         picked.sort(key=lambda item: item[0])
         out += [row for _, row in picked]
     return out
+
+
+def _searched(attribute: str) -> tuple[str, ...]:
+    """The attributes whose rows _wrong_precision, _wrong_variant and _misattributed read
+    for a claim of ``attribute``."""
+    group = {attribute, *_family(attribute)}
+    if attribute in PRECISION_ATTRIBUTES:
+        group.update(COMPUTE_ATTRIBUTES, ("fp64_tensor",))
+    return tuple(sorted(group))
+
+
+def _may_explain(claim: Claim, ref: Reference) -> bool:
+    """False only when no figure of the _searched attributes (any chip) is within MATCH_MAX
+    of the claim, so that those three rules find nothing: a positive claim never matches a
+    zero or negative figure, and the rest are looked up in floats (with _near_figures'
+    margin). Figures outside FLOAT_SAFE, or such a claim, are not ruled out."""
+    number = _safe_float(claim.value)
+    if number is None or number <= 0:
+        return True
+    cache = ref.memo("diagnose.searched_figures")
+    found = cache.get(claim.attribute)
+    if found is None:
+        figures = [_safe_float(r.value) for a in _searched(claim.attribute)
+                   for r in ref.attribute_rows(a) if r.value is not None and r.value > 0]
+        found = cache[claim.attribute] = (None in figures, sorted(f for f in figures if f is not None))
+    unsafe, values = found
+    if unsafe:
+        return True
+    lo = bisect_left(values, number * _LOW)
+    return lo < len(values) and values[lo] <= number * _HIGH
 
 
 def _wrong_variant(claim: Claim, ref: Reference, sel: Selection | None = None) -> list[str]:
