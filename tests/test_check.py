@@ -163,3 +163,21 @@ def test_claims_no_searched_figure_matches_are_explained_by_none_of_the_three_ru
                 assert not dg._wrong_variant(claim, ref)
                 assert not dg._misattributed(claim, ref)
     assert skipped > 50
+
+
+def test_precision_rows_near_a_claim_are_those_may_match_accepts_in_order() -> None:
+    from specextract import diagnose as dg
+    ref = load_reference()
+    chips = sorted({(r.entity, r.variant) for r in ref.rows})
+    w = dg.MATCH_WINDOW
+    factors = (0.9, 1 - w - 1e-12, 1 - w, 1 - w + 1e-12, 1.0, 1 + w - 1e-12, 1 + w,
+               1 + w + 1e-12, 1.1)
+    tried = 0
+    for entity, variant in chips[::3]:
+        rows = dg._precision_rows(ref, entity, variant)
+        for number in {f * k for _, f in rows if f for k in factors} | {None, 0.0, -1.0}:
+            accepted = [(r, f) for r, f in rows if dg._may_match(number, f)]
+            near = dg._precision_near(ref, entity, variant, number)
+            assert [(r, f) for r, f in near if dg._may_match(number, f)] == accepted
+            tried += 1
+    assert tried > 100

@@ -245,7 +245,7 @@ def _wrong_precision(claim: Claim, ref: Reference, sel: Selection | None = None)
     if claim.attribute not in PRECISION_ATTRIBUTES:
         return []
     number = _safe_float(claim.value)
-    rows = [r for r, figure in _precision_rows(ref, claim.entity, claim.variant)
+    rows = [r for r, figure in _precision_near(ref, claim.entity, claim.variant, number)
             if _may_match(number, figure) and matches(claim.value, r.value)]
     for row in sorted(rows, key=lambda r: (r.attribute != claim.attribute,
                                            deviation(claim.value, r.value))):
@@ -257,6 +257,38 @@ def _wrong_precision(claim: Claim, ref: Reference, sel: Selection | None = None)
         return [f"{kind}: {_num(claim.value)} is {claim.entity}'s {row.attribute} figure "
                 f"({_fig(row)})"]
     return []
+
+
+def _precision_near(ref: Reference, entity: str, variant: str, number: float | None
+                    ) -> list[tuple[RefRow, float | None]] | tuple[tuple[RefRow, float | None], ...]:
+    """The _precision_rows that _may_match can accept for a claim of ``number``, in the
+    same order: positive figures found by bisect, the others always kept (all rows for a
+    claim that is not a positive _safe_float)."""
+    rows, values, positions, rest = _precision_index(ref, entity, variant)
+    if number is None or number <= 0:
+        return rows
+    picked = rest + positions[bisect_left(values, number * _MAY_LOW):
+                              bisect_right(values, number * _MAY_HIGH)]
+    picked.sort()
+    return [rows[pos] for pos in picked]
+
+
+def _precision_index(ref: Reference, entity: str, variant: str) -> tuple[
+        tuple[tuple[RefRow, float | None], ...], list[float], list[int], list[int]]:
+    """_precision_rows, its positive figures sorted (with their positions) and the
+    positions of the others; once per table, chip and variant."""
+    cache = ref.memo("diagnose.precision_index")
+    key = (entity, variant)
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= 10_000:
+            cache.clear()
+        rows = _precision_rows(ref, entity, variant)
+        positive = sorted((figure, pos) for pos, (_, figure) in enumerate(rows)
+                          if figure is not None and figure > 0)
+        rest = [pos for pos, (_, figure) in enumerate(rows) if figure is None or figure <= 0]
+        found = cache[key] = (rows, [f for f, _ in positive], [p for _, p in positive], rest)
+    return found
 
 
 def _precision_rows(ref: Reference, entity: str, variant: str
@@ -364,6 +396,9 @@ def _safe_float(value: Decimal) -> float | None:
 
 MATCH_WINDOW = float(MATCH_MAX) + 1e-4
 EXACT_WINDOW = float(EXACT_MAX) + 1e-4
+# _may_match's window as bounds on a positive figure, a little wider (float rounding)
+_MAY_LOW = 1 / (1 + MATCH_WINDOW) * (1 - 1e-9)
+_MAY_HIGH = 1 / (1 - MATCH_WINDOW) * (1 + 1e-9)
 
 
 def _may_match(claim: float | None, reference: float | None,
