@@ -11,6 +11,7 @@ import math
 import re
 from bisect import bisect_left, bisect_right
 from decimal import Decimal
+from typing import Sequence
 
 from .records import Claim, format_decimal
 from .reference import Reference, RefRow
@@ -205,7 +206,8 @@ def _may_explain(claim: Claim, ref: Reference) -> bool:
     if found is None:
         figures = [_safe_float(r.value) for a in _searched(claim.attribute)
                    for r in ref.attribute_rows(a) if r.value is not None and r.value > 0]
-        found = cache[claim.attribute] = (None in figures, sorted(f for f in figures if f is not None))
+        found = cache[claim.attribute] = (None in figures,
+                                          sorted(f for f in figures if f is not None))
     unsafe, values = found
     if unsafe:
         return True
@@ -260,7 +262,7 @@ def _wrong_precision(claim: Claim, ref: Reference, sel: Selection | None = None)
 
 
 def _precision_near(ref: Reference, entity: str, variant: str, number: float | None
-                    ) -> list[tuple[RefRow, float | None]] | tuple[tuple[RefRow, float | None], ...]:
+                    ) -> Sequence[tuple[RefRow, float | None]]:
     """The _precision_rows that _may_match can accept for a claim of ``number``, in the
     same order: positive figures found by bisect, the others always kept (all rows for a
     claim that is not a positive _safe_float)."""
