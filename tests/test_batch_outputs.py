@@ -3,9 +3,11 @@ cache, claims.csv and the report written from SQL, incremental report pages."""
 from __future__ import annotations
 
 import csv
+import decimal
 import importlib
 import io
 import os
+from dataclasses import fields
 from decimal import Decimal
 from pathlib import Path
 
@@ -47,6 +49,25 @@ def test_claim_as_row_matches_the_dataclass_fields():
     assert row["value"] == "19.5" and row["start"] == "3" and row["precision_exp"] == "-1"
     assert row["unit"] == "TFLOPS" and all(isinstance(v, str) for v in row.values())
     assert batch.claim_from_row(row) == Claim(**{**claim.__dict__, "value": Decimal("19.5")})
+
+
+def test_claim_from_row_reads_every_field_in_order():
+    claim = Claim("d", "H100", "speedup", Decimal("3"), "3x", 3, 5, variant="SXM5",
+                  operator="~", qualifier="sparse", baseline="A100", metric="fp16",
+                  precision_exp=-1, sentence="s")
+    defaults = Claim("", "H100", "speedup", Decimal("0"), "", 0, 0)
+    assert all(getattr(claim, f.name) != getattr(defaults, f.name) for f in fields(Claim)
+               if f.name not in ("entity", "attribute"))
+    assert batch.claim_from_row(claim.as_row()) == claim
+    assert batch.claim_from_row({"entity": "H100", "attribute": "speedup", "value": "3",
+                                 "operator": "="}) == Claim("", "H100", "speedup",
+                                                             Decimal("3"), "", 0, 0)
+    with pytest.raises(decimal.InvalidOperation):
+        batch.claim_from_row({**claim.as_row(), "value": "x", "start": "y"})
+    with pytest.raises(ValueError, match="'y'"):
+        batch.claim_from_row({**claim.as_row(), "start": "y", "precision_exp": "z"})
+    with pytest.raises(ValueError, match="'z'"):
+        batch.claim_from_row({**claim.as_row(), "end": "z", "precision_exp": "w"})
 
 
 def test_cached_verdicts_equal_uncached_ones_whatever_the_order():

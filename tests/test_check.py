@@ -140,3 +140,44 @@ def test_check_never_raises(fields: dict) -> None:
               value=Decimal(fields.pop("value")), surface="x", start=0, end=1, **fields)
     results = check([c, c])  # twice: the self-contradiction pass sees a pair
     assert len(results) == 2 and results[0].verdict in VERDICTS
+
+
+def test_claims_no_searched_figure_matches_are_explained_by_none_of_the_three_rules() -> None:
+    """diagnose skips _wrong_precision, _wrong_variant and _misattributed when
+    _may_explain is false: they must find nothing then, near the 5% edges too."""
+    from specextract import diagnose as dg
+    ref = load_reference()
+    rows = [r for r in ref.rows if r.value is not None and r.attribute != "speedup"][::7]
+    factors = ("0.94", "0.9499", "0.95", "0.951", "1.049", "1.05", "1.0501", "1.06", "0.5", "3")
+    variants = {r.entity: r.variant for r in ref.rows if r.variant}
+    skipped = 0
+    for row in rows:
+        for attribute in {row.attribute, "compute", "fp64_tensor"}:
+            for factor in factors:
+                claim = Claim("d", row.entity, attribute, row.value * Decimal(factor), "x", 0, 1,
+                              variant=variants.get(row.entity, ""))
+                if dg._may_explain(claim, ref):
+                    continue
+                skipped += 1
+                assert not dg._wrong_precision(claim, ref)
+                assert not dg._wrong_variant(claim, ref)
+                assert not dg._misattributed(claim, ref)
+    assert skipped > 50
+
+
+def test_precision_rows_near_a_claim_are_those_may_match_accepts_in_order() -> None:
+    from specextract import diagnose as dg
+    ref = load_reference()
+    chips = sorted({(r.entity, r.variant) for r in ref.rows})
+    w = dg.MATCH_WINDOW
+    factors = (0.9, 1 - w - 1e-12, 1 - w, 1 - w + 1e-12, 1.0, 1 + w - 1e-12, 1 + w,
+               1 + w + 1e-12, 1.1)
+    tried = 0
+    for entity, variant in chips[::3]:
+        rows = dg._precision_rows(ref, entity, variant)
+        for number in {f * k for _, f in rows if f for k in factors} | {None, 0.0, -1.0}:
+            accepted = [(r, f) for r, f in rows if dg._may_match(number, f)]
+            near = dg._precision_near(ref, entity, variant, number)
+            assert [(r, f) for r, f in near if dg._may_match(number, f)] == accepted
+            tried += 1
+    assert tried > 100

@@ -10,9 +10,9 @@ import pytest
 from specextract.lexicon import Keyword, Mention
 from specextract.linking import Draft
 from specextract.quantities import Quantity
-from specextract.records import Claim
+from specextract.records import CheckedClaim, Claim
 
-HAND_WRITTEN = [Claim, Quantity, Draft, Mention, Keyword]
+HAND_WRITTEN = [Claim, Quantity, Draft, Mention, Keyword, CheckedClaim]
 
 
 @pytest.mark.parametrize("cls", HAND_WRITTEN, ids=lambda c: c.__name__)
@@ -38,3 +38,18 @@ def test_claim_is_still_frozen_validated_and_replaceable():
     moved = dataclasses.replace(claim, start=4, end=15)
     assert (moved.start, moved.end, moved.surface) == (4, 15, claim.surface)
     assert claim == Claim(**vars(claim)) and hash(claim) == hash(Claim(**vars(claim)))
+
+
+def test_checked_claim_is_still_frozen_validated_and_replaceable():
+    claim = Claim("d", "A100", "fp32", Decimal("19.5"), "19.5 TFLOPS", 3, 14)
+    checked = CheckedClaim(claim, "supported", expected=Decimal("19.5"), notes=("n",))
+    assert list(vars(checked)) == [f.name for f in dataclasses.fields(CheckedClaim)]
+    assert CheckedClaim(claim, "contradicted").notes == ()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        checked.verdict = "contradicted"  # type: ignore[misc]
+    with pytest.raises(ValueError):
+        CheckedClaim(claim, "no such verdict")
+    flagged = dataclasses.replace(checked, self_contradiction="also says 20")
+    assert (flagged.self_contradiction, flagged.expected) == ("also says 20", Decimal("19.5"))
+    assert checked == CheckedClaim(**vars(checked))
+    assert hash(checked) == hash(CheckedClaim(**vars(checked)))

@@ -219,11 +219,12 @@ def doc_id_of(path: str) -> str:
 
 def claim_from_row(row: dict[str, str]) -> Claim:
     """The Claim a stored (or worker) row describes; the inverse of Claim.as_row()."""
-    kwargs = {name: row.get(name, "") for name in CLAIM_FIELDS}
-    kwargs["value"] = Decimal(kwargs["value"])
-    for name in INT_FIELDS:  # in field order, as value: the first bad cell raises
-        kwargs[name] = int(kwargs[name] or 0)
-    return Claim(**kwargs)
+    get = row.get  # every field in order (value, then INT_FIELDS: the first bad cell raises)
+    return Claim(get("doc_id", ""), get("entity", ""), get("attribute", ""),
+                 Decimal(get("value", "")), get("surface", ""), int(get("start", "") or 0),
+                 int(get("end", "") or 0), get("variant", ""), get("operator", ""),
+                 get("qualifier", ""), get("baseline", ""), get("metric", ""),
+                 int(get("precision_exp", "") or 0), get("sentence", ""))
 
 
 def checked_rows(rows: list[dict[str, str]] | list[Claim], ref: Reference) -> list[dict[str, str]]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict, defaultdict
-from dataclasses import fields
 from decimal import Decimal
 from itertools import combinations
 from typing import Iterable
@@ -20,7 +19,7 @@ from .records import Claim, CheckedClaim, format_decimal
 from .reference import Reference, load_reference
 from .reference_rules import entity_key
 from .rowselect import Selection, qualifiers_compatible, select_rows, variants_compatible
-from .schema import ATTRIBUTE_UNITS, CONTRADICTED, UNVERIFIABLE
+from .schema import ATTRIBUTE_UNITS, CONTRADICTED, SUPPORTED, UNVERIFIABLE
 from .speedup import Candidate, from_row, speedup_candidates
 from .verdicts import judge, reads_precision, sort_key, within_tolerance, written_exp
 
@@ -42,15 +41,10 @@ def check(claims: Iterable[Claim], reference: Reference | None = None) -> list[C
     return checked
 
 
-_CHECKED_FIELDS = tuple(f.name for f in fields(CheckedClaim))
-
-
 def _flagged(checked: CheckedClaim, text: str) -> CheckedClaim:
     """replace(checked, self_contradiction=text), without dataclasses.replace's checks
-    (CheckedClaim's fields are all init fields)."""
-    values = {name: getattr(checked, name) for name in _CHECKED_FIELDS}
-    values["self_contradiction"] = text
-    return CheckedClaim(**values)
+    (CheckedClaim's fields are all init fields, and its instance dict holds just those)."""
+    return CheckedClaim(**{**vars(checked), "self_contradiction": text})
 
 
 VERDICT_CACHE_SIZE = 8_192         # least recently used first out: memory stays flat
@@ -188,6 +182,21 @@ def disagree(a: Claim, b: Claim) -> bool:
             and not within_tolerance(b.value, b.precision_exp, b.operator, a.value))
 
 
+def _disagree(a: Claim, b: Claim, exps: dict[int, int], i: int, j: int) -> bool:
+    """disagree(a, b) for claims i and j, with their written precisions kept in ``exps``."""
+    if not (a.value.is_finite() and b.value.is_finite()):
+        return False
+    return not _tolerates(a, b.value, exps, i) and not _tolerates(b, a.value, exps, j)
+
+
+def _tolerates(claim: Claim, other: Decimal, exps: dict[int, int], index: int) -> bool:
+    """within_tolerance(claim.value, claim.precision_exp, claim.operator, other)."""
+    exp = exps.get(index)
+    if exp is None and reads_precision(claim.operator):
+        exp = exps[index] = written_exp(claim.value, claim.precision_exp)
+    return judge(claim.value, other, claim.precision_exp, claim.operator, exp=exp)[0] == SUPPORTED
+
+
 def self_contradictions(claims: list[Claim]) -> dict[int, str]:
     """index -> 'other value (surface)' for claims another claim in the document disagrees with."""
     groups: dict[tuple, list[int]] = defaultdict(list)
@@ -195,6 +204,7 @@ def self_contradictions(claims: list[Claim]) -> dict[int, str]:
         groups[_group_key(claim)].append(index)
     found: dict[int, list[str]] = defaultdict(list)
     mentions: dict[int, str] = {}   # index -> _mention, worked out once
+    exps: dict[int, int] = {}       # index -> the claim's written_exp, worked out once
     for members in groups.values():
         if len(members) < 2:
             continue
@@ -203,7 +213,8 @@ def self_contradictions(claims: list[Claim]) -> dict[int, str]:
             a, b = claims[i], claims[j]
             if not (variants_compatible(a.variant, b.variant)
                     and qualifiers_compatible(quals[i], quals[j])
-                    and qualifiers_compatible(quals[j], quals[i])) or not disagree(a, b):
+                    and qualifiers_compatible(quals[j], quals[i])) or not _disagree(
+                        a, b, exps, i, j):
                 continue
             for k in (i, j):
                 if k not in mentions:

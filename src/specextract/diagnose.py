@@ -11,6 +11,7 @@ import math
 import re
 from bisect import bisect_left, bisect_right
 from decimal import Decimal
+from typing import Sequence
 
 from .records import Claim, format_decimal
 from .reference import Reference, RefRow
@@ -79,9 +80,9 @@ def diagnose(claim: Claim, verdict: str, candidates: list[Candidate],
         parts += _not_supported(claim, verdict, selection)
         # The most specific explanation the reference shows, in this order: another of the
         # chip's own figures, its preliminary figure, another variant's, another chip's.
-        if verdict == CONTRADICTED:
+        if verdict == CONTRADICTED and _may_explain(claim, ref):
             explain = (_wrong_precision, _preliminary_of, _wrong_variant, _misattributed)
-        else:
+        else:  # (contradicted: no figure the other three search can match the claim)
             explain = (_preliminary_of,)
         for rule in explain:
             found = rule(claim, ref, selection)
@@ -183,6 +184,37 @@ def _near_figures(ref: Reference, attributes: tuple[str, ...], value: Decimal) -
     return out
 
 
+def _searched(attribute: str) -> tuple[str, ...]:
+    """The attributes whose rows _wrong_precision, _wrong_variant and _misattributed read
+    for a claim of ``attribute``."""
+    group = {attribute, *_family(attribute)}
+    if attribute in PRECISION_ATTRIBUTES:
+        group.update(COMPUTE_ATTRIBUTES, ("fp64_tensor",))
+    return tuple(sorted(group))
+
+
+def _may_explain(claim: Claim, ref: Reference) -> bool:
+    """False only when no figure of the _searched attributes (any chip) is within MATCH_MAX
+    of the claim, so that those three rules find nothing: a positive claim never matches a
+    zero or negative figure, and the rest are looked up in floats (with _near_figures'
+    margin). Figures outside FLOAT_SAFE, or such a claim, are not ruled out."""
+    number = _safe_float(claim.value)
+    if number is None or number <= 0:
+        return True
+    cache = ref.memo("diagnose.searched_figures")
+    found = cache.get(claim.attribute)
+    if found is None:
+        figures = [_safe_float(r.value) for a in _searched(claim.attribute)
+                   for r in ref.attribute_rows(a) if r.value is not None and r.value > 0]
+        found = cache[claim.attribute] = (None in figures,
+                                          sorted(f for f in figures if f is not None))
+    unsafe, values = found
+    if unsafe:
+        return True
+    lo = bisect_left(values, number * _LOW)
+    return lo < len(values) and values[lo] <= number * _HIGH
+
+
 def _wrong_variant(claim: Claim, ref: Reference, sel: Selection | None = None) -> list[str]:
     if not claim.variant:
         return []
@@ -215,7 +247,7 @@ def _wrong_precision(claim: Claim, ref: Reference, sel: Selection | None = None)
     if claim.attribute not in PRECISION_ATTRIBUTES:
         return []
     number = _safe_float(claim.value)
-    rows = [r for r, figure in _precision_rows(ref, claim.entity, claim.variant)
+    rows = [r for r, figure in _precision_near(ref, claim.entity, claim.variant, number)
             if _may_match(number, figure) and matches(claim.value, r.value)]
     for row in sorted(rows, key=lambda r: (r.attribute != claim.attribute,
                                            deviation(claim.value, r.value))):
@@ -227,6 +259,38 @@ def _wrong_precision(claim: Claim, ref: Reference, sel: Selection | None = None)
         return [f"{kind}: {_num(claim.value)} is {claim.entity}'s {row.attribute} figure "
                 f"({_fig(row)})"]
     return []
+
+
+def _precision_near(ref: Reference, entity: str, variant: str, number: float | None
+                    ) -> Sequence[tuple[RefRow, float | None]]:
+    """The _precision_rows that _may_match can accept for a claim of ``number``, in the
+    same order: positive figures found by bisect, the others always kept (all rows for a
+    claim that is not a positive _safe_float)."""
+    rows, values, positions, rest = _precision_index(ref, entity, variant)
+    if number is None or number <= 0:
+        return rows
+    picked = rest + positions[bisect_left(values, number * _MAY_LOW):
+                              bisect_right(values, number * _MAY_HIGH)]
+    picked.sort()
+    return [rows[pos] for pos in picked]
+
+
+def _precision_index(ref: Reference, entity: str, variant: str) -> tuple[
+        tuple[tuple[RefRow, float | None], ...], list[float], list[int], list[int]]:
+    """_precision_rows, its positive figures sorted (with their positions) and the
+    positions of the others; once per table, chip and variant."""
+    cache = ref.memo("diagnose.precision_index")
+    key = (entity, variant)
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= 10_000:
+            cache.clear()
+        rows = _precision_rows(ref, entity, variant)
+        positive = sorted((figure, pos) for pos, (_, figure) in enumerate(rows)
+                          if figure is not None and figure > 0)
+        rest = [pos for pos, (_, figure) in enumerate(rows) if figure is None or figure <= 0]
+        found = cache[key] = (rows, [f for f, _ in positive], [p for _, p in positive], rest)
+    return found
 
 
 def _precision_rows(ref: Reference, entity: str, variant: str
@@ -334,6 +398,9 @@ def _safe_float(value: Decimal) -> float | None:
 
 MATCH_WINDOW = float(MATCH_MAX) + 1e-4
 EXACT_WINDOW = float(EXACT_MAX) + 1e-4
+# _may_match's window as bounds on a positive figure, a little wider (float rounding)
+_MAY_LOW = 1 / (1 + MATCH_WINDOW) * (1 - 1e-9)
+_MAY_HIGH = 1 / (1 - MATCH_WINDOW) * (1 + 1e-9)
 
 
 def _may_match(claim: float | None, reference: float | None,

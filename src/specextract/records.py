@@ -7,7 +7,7 @@ the ORIGINAL text) and the ``surface`` found there.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 
 from .schema import ATTRIBUTE_UNITS, OPERATORS, QUALIFIERS, VERDICTS
@@ -31,10 +31,24 @@ def _text(value: object) -> str:
     return "" if value is None else str(value)
 
 
+_PRINTED: dict[Decimal, str] = {}
+
+
 def format_decimal(value: Decimal | None) -> str:
-    """A plain decimal with no exponent and no trailing zeros ("19.5", "54200000000")."""
-    if value is None:
-        return ""
+    """A plain decimal with no exponent and no trailing zeros ("19.5", "54200000000").
+    Remembered per value for nonzero finite Decimals (equal ones print alike; zero's sign
+    is printed): the same figures come up claim after claim."""
+    if value.__class__ is Decimal and value and value.is_finite():
+        text = _PRINTED.get(value)  # type: ignore[arg-type]
+        if text is None:
+            if len(_PRINTED) >= 10_000:
+                _PRINTED.clear()
+            text = _PRINTED[value] = _plain(value)  # type: ignore[index, arg-type]
+        return text
+    return "" if value is None else _plain(value)
+
+
+def _plain(value: Decimal) -> str:
     text = format(value.normalize(), "f")
     if "." in text:
         text = text.rstrip("0").rstrip(".")
@@ -106,11 +120,12 @@ class Claim:
 
     def as_row(self) -> dict[str, str]:
         """The claim's fields as strings, in field order, then ``unit`` (built directly:
-        ``dataclasses.asdict`` deep-copies every field)."""
+        ``dataclasses.asdict`` deep-copies every field; ``start``/``end`` are numbers, as
+        __post_init__ compares them)."""
         return {
             "doc_id": _text(self.doc_id), "entity": _text(self.entity),
             "attribute": _text(self.attribute), "value": format_decimal(self.value),
-            "surface": _text(self.surface), "start": _text(self.start), "end": _text(self.end),
+            "surface": _text(self.surface), "start": str(self.start), "end": str(self.end),
             "variant": _text(self.variant), "operator": _text(self.operator),
             "qualifier": _text(self.qualifier), "baseline": _text(self.baseline),
             "metric": _text(self.metric), "precision_exp": _text(self.precision_exp),
@@ -132,7 +147,21 @@ class CheckedClaim:
     source: str = ""
     confidence: str = ""
     self_contradiction: str = ""
-    notes: tuple[str, ...] = field(default_factory=tuple)
+    notes: tuple[str, ...] = ()
+
+    def __init__(self, claim: Claim, verdict: str, expected: Decimal | None = None,
+                 expected_variant: str = "", expected_condition: str = "",
+                 deviation: float | None = None, diagnosis: str = "", source: str = "",
+                 confidence: str = "", self_contradiction: str = "",
+                 notes: tuple[str, ...] = ()) -> None:
+        """The fields above, in order, set in one update of the instance dict (as Claim's;
+        one is made for every claim checked)."""
+        self.__dict__.update(
+            claim=claim, verdict=verdict, expected=expected, expected_variant=expected_variant,
+            expected_condition=expected_condition, deviation=deviation, diagnosis=diagnosis,
+            source=source, confidence=confidence, self_contradiction=self_contradiction,
+            notes=notes)
+        self.__post_init__()
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
