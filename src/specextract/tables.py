@@ -32,7 +32,9 @@ WIDE_GAP = re.compile(r"\t|\s{2,}| \| |\|")
 SPACE_RUN = re.compile(r"\s\s")  # with "\t" and "|", what WIDE_GAP needs (a quicker test)
 HEADER_GAP = re.compile(r"^[\s|/]*(?:vs\.?|VS)?[\s|/]*$")
 RUN_GAP = re.compile(r"^[\s|/、,，;；]*(?:TSMC|台积电|Samsung|三星)?[\s']*$")  # "TSMC 4NSamsung 8N"
-LABEL_TAIL = re.compile(r"^(?:[\s|:：/]|数量|个数|数|\([^)]{0,8}\)|（[^）]{0,8}）|TSMC|台积电|Samsung|三星)*$")
+# possessive (*+): each piece has one way to match, and a backtracking loop would keep a
+# restart point per piece (time grows faster than the length on long runs of 数)
+LABEL_TAIL = re.compile(r"^(?:[\s|:：/]|数量|个数|数|\([^)]{0,8}\)|（[^）]{0,8}）|TSMC|台积电|Samsung|三星)*+$")
 OP_BEFORE = re.compile(r"(?:>|≥|超过|more than|over)\s*$", re.IGNORECASE)
 UNIT_FOR_ATTRIBUTE = {"memory_size": ("bytes", "GB"), "memory_bandwidth": ("bandwidth", "GB/s"),
                       "nvlink_bandwidth": ("bandwidth", "GB/s"), "tdp": ("power", "W"),
