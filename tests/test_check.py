@@ -174,7 +174,7 @@ def test_precision_rows_near_a_claim_are_those_may_match_accepts_in_order() -> N
                1 + w + 1e-12, 1.1)
     tried = 0
     for entity, variant in chips[::3]:
-        rows = dg._precision_rows(ref, entity, variant)
+        rows = dg._precision_index(ref, entity, variant)[0]
         for number in {f * k for _, f in rows if f for k in factors} | {None, 0.0, -1.0}:
             accepted = [(r, f) for r, f in rows if dg._may_match(number, f)]
             near = dg._precision_near(ref, entity, variant, number)

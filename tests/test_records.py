@@ -1,4 +1,5 @@
-"""Record types with a hand-written ``__init__`` (hot records) keep the dataclass's."""
+"""Records whose ``__init__`` comes from ``recordinit.one_update_init`` (made for every
+figure) keep the dataclass's: parameters, defaults, validation, freezing."""
 from __future__ import annotations
 
 import dataclasses
@@ -12,10 +13,10 @@ from specextract.linking import Draft
 from specextract.quantities import Quantity
 from specextract.records import CheckedClaim, Claim
 
-HAND_WRITTEN = [Claim, Quantity, Draft, Mention, Keyword, CheckedClaim]
+ONE_UPDATE = [Claim, Quantity, Draft, Mention, Keyword, CheckedClaim]
 
 
-@pytest.mark.parametrize("cls", HAND_WRITTEN, ids=lambda c: c.__name__)
+@pytest.mark.parametrize("cls", ONE_UPDATE, ids=lambda c: c.__name__)
 def test_init_takes_the_fields_in_order_with_their_defaults(cls):
     params = list(inspect.signature(cls.__init__).parameters.values())[1:]
     fields = dataclasses.fields(cls)
@@ -53,3 +54,14 @@ def test_checked_claim_is_still_frozen_validated_and_replaceable():
     assert (flagged.self_contradiction, flagged.expected) == ("also says 20", Decimal("19.5"))
     assert checked == CheckedClaim(**vars(checked))
     assert hash(checked) == hash(CheckedClaim(**vars(checked)))
+
+
+def test_one_update_init_refuses_fields_it_cannot_fill_plainly():
+    from specextract.recordinit import one_update_init
+
+    @dataclasses.dataclass(frozen=True)
+    class WithFactory:
+        items: tuple = dataclasses.field(default_factory=tuple)
+
+    with pytest.raises(TypeError, match="plain fields only"):
+        one_update_init(WithFactory)

@@ -126,15 +126,14 @@ SELECTION_CACHE_SIZE = 20_000
 def _selection(ref: Reference, claim: Claim) -> tuple[Selection, tuple[Candidate, ...]]:
     """select_rows for the claim's chip, attribute, variant and qualifiers, and its rows as
     candidates (Candidates are immutable: built once per table and arguments)."""
-    cache = ref.memo("check.selection")
     key = (claim.entity, claim.attribute, claim.variant, claim.qualifiers)
-    found = cache.get(key)
-    if found is None:
-        if len(cache) >= SELECTION_CACHE_SIZE:
-            cache.clear()
-        selection = select_rows(ref, *key)
-        found = cache[key] = (selection, tuple(from_row(r) for r in selection.rows))
-    return found
+    return ref.memoized("check.selection", key, _candidates, ref, key,
+                        limit=SELECTION_CACHE_SIZE)
+
+
+def _candidates(ref: Reference, key: tuple) -> tuple[Selection, tuple[Candidate, ...]]:
+    selection = select_rows(ref, *key)
+    return selection, tuple(from_row(r) for r in selection.rows)
 
 
 def _diagnose_safely(claim: Claim, verdict: str, candidates: list[Candidate],

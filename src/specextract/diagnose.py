@@ -152,19 +152,18 @@ def _value_index(ref: Reference, attribute: str) -> tuple[list[float], list[tupl
     """Rows of one attribute with a figure, as (position in ref.attribute_rows, row):
     positive figures sorted by value (with their values as floats, for bisect), and the
     others (zero or negative) apart. Built once per table."""
-    cache = ref.memo("diagnose.values")
-    found = cache.get(attribute)
-    if found is None:
-        positive, other = [], []
-        for pos, row in enumerate(ref.attribute_rows(attribute)):
-            if row.value is None:
-                continue
-            (positive if row.value > 0 else other).append((float(row.value), pos, row))
-        positive.sort(key=lambda item: (item[0], item[1]))
-        found = cache[attribute] = ([v for v, _, _ in positive],
-                                    [(pos, row) for _, pos, row in positive],
-                                    [(pos, row) for _, pos, row in other])
-    return found
+    return ref.memoized("diagnose.values", attribute, _build_value_index, ref, attribute)
+
+
+def _build_value_index(ref: Reference, attribute: str) -> tuple:
+    positive, other = [], []
+    for pos, row in enumerate(ref.attribute_rows(attribute)):
+        if row.value is None:
+            continue
+        (positive if row.value > 0 else other).append((float(row.value), pos, row))
+    positive.sort(key=lambda item: (item[0], item[1]))
+    return ([v for v, _, _ in positive], [(pos, row) for _, pos, row in positive],
+            [(pos, row) for _, pos, row in other])
 
 
 def _near_figures(ref: Reference, attributes: tuple[str, ...], value: Decimal) -> list[RefRow]:
@@ -201,18 +200,20 @@ def _may_explain(claim: Claim, ref: Reference) -> bool:
     number = _safe_float(claim.value)
     if number is None or number <= 0:
         return True
-    cache = ref.memo("diagnose.searched_figures")
-    found = cache.get(claim.attribute)
-    if found is None:
-        figures = [_safe_float(r.value) for a in _searched(claim.attribute)
-                   for r in ref.attribute_rows(a) if r.value is not None and r.value > 0]
-        found = cache[claim.attribute] = (None in figures,
-                                          sorted(f for f in figures if f is not None))
-    unsafe, values = found
+    unsafe, values = ref.memoized("diagnose.searched_figures", claim.attribute,
+                                  _searched_figures, ref, claim.attribute)
     if unsafe:
         return True
     lo = bisect_left(values, number * _LOW)
     return lo < len(values) and values[lo] <= number * _HIGH
+
+
+def _searched_figures(ref: Reference, attribute: str) -> tuple[bool, list[float]]:
+    """Whether a positive figure the rules search lies outside FLOAT_SAFE, and the others
+    as floats, sorted."""
+    figures = [_safe_float(r.value) for a in _searched(attribute)
+               for r in ref.attribute_rows(a) if r.value is not None and r.value > 0]
+    return None in figures, sorted(f for f in figures if f is not None)
 
 
 def _wrong_variant(claim: Claim, ref: Reference, sel: Selection | None = None) -> list[str]:
@@ -263,7 +264,7 @@ def _wrong_precision(claim: Claim, ref: Reference, sel: Selection | None = None)
 
 def _precision_near(ref: Reference, entity: str, variant: str, number: float | None
                     ) -> Sequence[tuple[RefRow, float | None]]:
-    """The _precision_rows that _may_match can accept for a claim of ``number``, in the
+    """The chip's precision rows (_precision_index) that _may_match can accept for a claim of ``number``, in the
     same order: positive figures found by bisect, the others always kept (all rows for a
     claim that is not a positive _safe_float)."""
     rows, values, positions, rest = _precision_index(ref, entity, variant)
@@ -277,37 +278,21 @@ def _precision_near(ref: Reference, entity: str, variant: str, number: float | N
 
 def _precision_index(ref: Reference, entity: str, variant: str) -> tuple[
         tuple[tuple[RefRow, float | None], ...], list[float], list[int], list[int]]:
-    """_precision_rows, its positive figures sorted (with their positions) and the
-    positions of the others; once per table, chip and variant."""
-    cache = ref.memo("diagnose.precision_index")
-    key = (entity, variant)
-    found = cache.get(key)
-    if found is None:
-        if len(cache) >= 10_000:
-            cache.clear()
-        rows = _precision_rows(ref, entity, variant)
-        positive = sorted((figure, pos) for pos, (_, figure) in enumerate(rows)
-                          if figure is not None and figure > 0)
-        rest = [pos for pos, (_, figure) in enumerate(rows) if figure is None or figure <= 0]
-        found = cache[key] = (rows, [f for f, _ in positive], [p for _, p in positive], rest)
-    return found
-
-
-def _precision_rows(ref: Reference, entity: str, variant: str
-                    ) -> tuple[tuple[RefRow, float | None], ...]:
     """The chip's applicable rows with a figure, of every precision (and FP64 Tensor), in
-    attribute order, each with its figure as a _safe_float; once per table, chip and
+    attribute order, each with its figure as a _safe_float; its positive figures sorted
+    (with their positions) and the positions of the others. Once per table, chip and
     variant."""
-    cache = ref.memo("diagnose.precision_rows")
-    key = (entity, variant)
-    found = cache.get(key)
-    if found is None:
-        if len(cache) >= 10_000:
-            cache.clear()
-        found = cache[key] = tuple(
-            (r, _safe_float(r.value)) for a in (*COMPUTE_ATTRIBUTES, "fp64_tensor")
-            for r in select_rows(ref, entity, a, variant).rows if r.value is not None)
-    return found
+    return ref.memoized("diagnose.precision_index", (entity, variant), _build_precision_index,
+                        ref, entity, variant)
+
+
+def _build_precision_index(ref: Reference, entity: str, variant: str) -> tuple:
+    rows = tuple((r, _safe_float(r.value)) for a in (*COMPUTE_ATTRIBUTES, "fp64_tensor")
+                 for r in select_rows(ref, entity, a, variant).rows if r.value is not None)
+    positive = sorted((figure, pos) for pos, (_, figure) in enumerate(rows)
+                      if figure is not None and figure > 0)
+    rest = [pos for pos, (_, figure) in enumerate(rows) if figure is None or figure <= 0]
+    return rows, [f for f, _ in positive], [p for _, p in positive], rest
 
 
 TOPS_WORD = re.compile(r"TOPS", re.I)
@@ -527,22 +512,20 @@ def _diagnose_ratios(ref: Reference, subject: str, baseline: str, metric: str, v
                      ) -> tuple[tuple, dict[str, list[RefRow]]]:
     """Every (top, bottom, ratio candidate, its value as a _safe_float) a wrong speed-up
     may have quoted, and the baseline rows per attribute; once per table and arguments."""
-    cache = ref.memo("diagnose.ratios")
-    key = (subject, baseline, metric, variant)
-    found = cache.get(key)
-    if found is None:
-        pairs = metric_pairs(ref, subject, baseline, metric, variant, diagnose=True)
-        bottoms: dict[str, list[RefRow]] = {}
-        for _, bottom in pairs:
-            bottoms.setdefault(bottom.attribute, [])
-            if bottom not in bottoms[bottom.attribute]:
-                bottoms[bottom.attribute].append(bottom)
-        if len(cache) >= 10_000:
-            cache.clear()
-        cands = [(t, b, ratio_candidate(t, b)) for t, b in pairs]
-        found = cache[key] = (tuple((t, b, c, _safe_float(c.value)) for t, b, c in cands),
-                              bottoms)
-    return found
+    return ref.memoized("diagnose.ratios", (subject, baseline, metric, variant),
+                        _build_ratios, ref, subject, baseline, metric, variant)
+
+
+def _build_ratios(ref: Reference, subject: str, baseline: str, metric: str, variant: str
+                  ) -> tuple[tuple, dict[str, list[RefRow]]]:
+    pairs = metric_pairs(ref, subject, baseline, metric, variant, diagnose=True)
+    bottoms: dict[str, list[RefRow]] = {}
+    for _, bottom in pairs:
+        bottoms.setdefault(bottom.attribute, [])
+        if bottom not in bottoms[bottom.attribute]:
+            bottoms[bottom.attribute].append(bottom)
+    cands = [(t, b, ratio_candidate(t, b)) for t, b in pairs]
+    return tuple((t, b, c, _safe_float(c.value)) for t, b, c in cands), bottoms
 
 
 def _ratio_misattributed(claim: Claim, ref: Reference) -> list[str]:

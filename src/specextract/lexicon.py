@@ -12,10 +12,12 @@ from functools import lru_cache
 
 from .datafiles import bundled
 from .patterns import either, first_chars, model_name, plain_trie, scan as _scan, trie_regex
+from .recordinit import one_update_init
 
 CONTEXT_WINDOW = 40
 
 
+@one_update_init
 @dataclass(frozen=True)
 class Mention:
     """A chip named in the text."""
@@ -27,14 +29,8 @@ class Mention:
     variant_end: int = 0
     system: bool = False  # named as part of a system (DGX A100, NVL72): its figures are totals
 
-    def __init__(self, start: int, end: int, entity: str, variant: str = "",
-                 variant_end: int = 0, system: bool = False) -> None:
-        """The fields above, in order (tests/test_records.py keeps the two in step): one
-        update of the instance dict instead of dataclass's guarded set per field."""
-        self.__dict__.update(start=start, end=end, entity=entity, variant=variant,
-                             variant_end=variant_end, system=system)
 
-
+@one_update_init
 @dataclass(frozen=True)
 class Keyword:
     """An attribute keyword or a qualifier word."""
@@ -44,12 +40,6 @@ class Keyword:
     attribute: str
     qualifier: str
     dims: frozenset[str]
-
-    def __init__(self, start: int, end: int, attribute: str, qualifier: str,
-                 dims: frozenset[str]) -> None:
-        """The fields above, in order (see :class:`Mention`)."""
-        self.__dict__.update(start=start, end=end, attribute=attribute, qualifier=qualifier,
-                             dims=dims)
 
 
 def _boundaries(alias: str) -> tuple[str, str]:

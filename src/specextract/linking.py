@@ -27,7 +27,8 @@ from .cues import cue_pattern, cue_value
 from .datafiles import bundled
 from .lexicon import Keyword, Mention
 from .quantities import Quantity
-from .schema import ATTRIBUTE_UNITS, PRECISION_ATTRIBUTES, QUALIFIERS
+from .recordinit import one_update_init
+from .schema import PRECISION_ATTRIBUTES, QUALIFIERS
 from .segment import Span, clause_breaks, sentences
 
 DEFAULT_ATTRIBUTE = {"throughput": "compute", "bandwidth": "memory_bandwidth",
@@ -80,6 +81,7 @@ OF_AFTER = re.compile(r"(?<!\s)\s*+[的嘅]")  # "是V100的": the chip is what 
 CARDS_AFTER = re.compile(r"\s?(?:[A-Z]|\d)")  # "8x A100"
 
 
+@one_update_init
 @dataclass(frozen=True)
 class Draft:
     """A claim before it is mapped back to the original text."""
@@ -95,16 +97,6 @@ class Draft:
     qualifier: str = ""
     baseline: str = ""
     metric: str = ""
-
-    def __init__(self, entity: str, attribute: str, quantity: Quantity, value: Decimal,
-                 precision_exp: int, sentence: Span, variant: str = "", operator: str = "=",
-                 qualifier: str = "", baseline: str = "", metric: str = "") -> None:
-        """The fields above, in order (tests/test_records.py keeps the two in step): one
-        update of the instance dict instead of dataclass's guarded set per field."""
-        self.__dict__.update(
-            entity=entity, attribute=attribute, quantity=quantity, value=value,
-            precision_exp=precision_exp, sentence=sentence, variant=variant,
-            operator=operator, qualifier=qualifier, baseline=baseline, metric=metric)
 
 
 @dataclass

@@ -17,6 +17,7 @@ from .datafiles import bundled
 from .patterns import FLEX_ONE, plain_trie, scan as _scan
 from .numerals import (MAGNITUDES, ORDINAL_WORDS, WORD_NUMBERS, Number, parse_arabic,
                        parse_cjk, scale, times)
+from .recordinit import one_update_init
 
 ARABIC = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 CJK_NUM = r"[零〇一二两三四五六七八九十百千]+"
@@ -38,6 +39,7 @@ ORDINAL_PATTERNS = (
 )
 
 
+@one_update_init
 @dataclass(frozen=True)
 class Quantity:
     """A number with its unit, in the dimension's base unit (see data/units.tsv)."""
@@ -52,16 +54,6 @@ class Quantity:
     number_end: int = 0
     is_range: bool = False
     pair: str = ""  # "dense" / "sparse" for the two halves of "156 / 312 TFLOPS"
-
-    def __init__(self, start: int, end: int, value: Decimal, precision_exp: int,
-                 dimension: str, written: str = "", number_start: int = 0,
-                 number_end: int = 0, is_range: bool = False, pair: str = "") -> None:
-        """The fields above, in order (tests/test_records.py keeps the two in step): one
-        update of the instance dict instead of dataclass's guarded set per field."""
-        self.__dict__.update(
-            start=start, end=end, value=value, precision_exp=precision_exp,
-            dimension=dimension, written=written, number_start=number_start,
-            number_end=number_end, is_range=is_range, pair=pair)
 
 
 @lru_cache(maxsize=1)

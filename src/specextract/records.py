@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from .recordinit import one_update_init
 from .schema import ATTRIBUTE_UNITS, OPERATORS, QUALIFIERS, VERDICTS
 
 
@@ -55,6 +56,7 @@ def _plain(value: Decimal) -> str:
     return text or "0"
 
 
+@one_update_init
 @dataclass(frozen=True)
 class Claim:
     """One spec claim in the codebook's sense.
@@ -78,19 +80,6 @@ class Claim:
     metric: str = ""
     precision_exp: int = 0
     sentence: str = ""
-
-    def __init__(self, doc_id: str, entity: str, attribute: str, value: Decimal, surface: str,
-                 start: int, end: int, variant: str = "", operator: str = "=",
-                 qualifier: str = "", baseline: str = "", metric: str = "",
-                 precision_exp: int = 0, sentence: str = "") -> None:
-        """The fields above, in order (tests/test_records.py keeps the two in step): one
-        update of the instance dict instead of dataclass's guarded set per field (a
-        claim is made for every figure found)."""
-        self.__dict__.update(
-            doc_id=doc_id, entity=entity, attribute=attribute, value=value, surface=surface,
-            start=start, end=end, variant=variant, operator=operator, qualifier=qualifier,
-            baseline=baseline, metric=metric, precision_exp=precision_exp, sentence=sentence)
-        self.__post_init__()
 
     def __post_init__(self) -> None:
         if self.attribute not in ATTRIBUTE_UNITS:
@@ -133,6 +122,7 @@ class Claim:
         }
 
 
+@one_update_init
 @dataclass(frozen=True)
 class CheckedClaim:
     """A claim with its verdict and the evidence behind it."""
@@ -148,20 +138,6 @@ class CheckedClaim:
     confidence: str = ""
     self_contradiction: str = ""
     notes: tuple[str, ...] = ()
-
-    def __init__(self, claim: Claim, verdict: str, expected: Decimal | None = None,
-                 expected_variant: str = "", expected_condition: str = "",
-                 deviation: float | None = None, diagnosis: str = "", source: str = "",
-                 confidence: str = "", self_contradiction: str = "",
-                 notes: tuple[str, ...] = ()) -> None:
-        """The fields above, in order, set in one update of the instance dict (as Claim's;
-        one is made for every claim checked)."""
-        self.__dict__.update(
-            claim=claim, verdict=verdict, expected=expected, expected_variant=expected_variant,
-            expected_condition=expected_condition, deviation=deviation, diagnosis=diagnosis,
-            source=source, confidence=confidence, self_contradiction=self_contradiction,
-            notes=notes)
-        self.__post_init__()
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:

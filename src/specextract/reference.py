@@ -108,10 +108,20 @@ class Reference:
     def ratios(self, subject: str, baseline: str) -> tuple[MarketingRatio, ...]:
         return tuple(self._index.get(("ratio", entity_key(subject), entity_key(baseline)), ()))
 
-    def memo(self, name: str) -> dict:
-        """A dict the checker keeps derived lookups of this table in (row selections,
-        value indexes); one per ``name``, living as long as the table."""
-        return self._memo.setdefault(name, {})
+    def memoized(self, name: str, key, compute, *args, limit: int = 10_000):
+        """``compute(*args)``, remembered under ``key`` in this table's memo ``name`` (the
+        checker's derived lookups: row selections, value indexes), which is emptied when it
+        holds ``limit`` entries so memory stays bounded; an unhashable key is not kept."""
+        cache = self._memo.setdefault(name, {})
+        try:
+            found = cache.get(key)
+        except TypeError:
+            return compute(*args)
+        if found is None:
+            if len(cache) >= limit:
+                cache.clear()
+            found = cache[key] = compute(*args)
+        return found
 
 
 _CACHE: dict[tuple[str, str, str], Reference] = {}

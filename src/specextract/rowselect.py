@@ -88,17 +88,9 @@ def select_rows(ref: Reference, entity: str, attribute: str, variant: str = "",
                 qualifiers: frozenset[str] = frozenset()) -> Selection:
     """The rows a claim about (entity, attribute, variant, qualifiers) is judged against
     (a Selection is immutable: computed once per table and arguments)."""
-    cache = ref.memo("select_rows")
-    key = (entity, attribute, variant, qualifiers)
-    try:
-        hit = cache.get(key)
-    except TypeError:  # unhashable qualifiers (a set): not cached
-        return _select_rows(ref, entity, attribute, variant, qualifiers)
-    if hit is None:
-        if len(cache) >= SELECT_CACHE_SIZE:
-            cache.clear()
-        hit = cache[key] = _select_rows(ref, entity, attribute, variant, qualifiers)
-    return hit
+    # (unhashable qualifiers, a set, are computed every time)
+    return ref.memoized("select_rows", (entity, attribute, variant, qualifiers), _select_rows,
+                        ref, entity, attribute, variant, qualifiers, limit=SELECT_CACHE_SIZE)
 
 
 def _select_rows(ref: Reference, entity: str, attribute: str, variant: str,

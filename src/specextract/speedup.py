@@ -147,33 +147,26 @@ def speedup_candidates(ref: Reference, subject: str, baseline: str, metric: str,
                        ) -> tuple[list[Candidate], str]:
     """Candidates for a speed-up claim and a note saying what they are (computed once per
     table and arguments; a new list each call)."""
-    cache = ref.memo("speedup_candidates")
-    key = (subject, baseline, metric, variant, qualifiers)
-    try:
-        found = cache.get(key)
-    except TypeError:  # unhashable qualifiers: not cached
-        return _speedup_candidates(ref, subject, baseline, metric, variant, qualifiers)
-    if found is None:
-        if len(cache) >= 10_000:
-            cache.clear()
-        cands, note = _speedup_candidates(ref, subject, baseline, metric, variant, qualifiers)
-        found = cache[key] = (tuple(cands), note)
-    return list(found[0]), found[1]
+    cands, note = ref.memoized("speedup_candidates", (subject, baseline, metric, variant,
+                                                      qualifiers), _speedup_candidates,
+                               ref, subject, baseline, metric, variant, qualifiers)
+    return list(cands), note
 
 
 def _speedup_candidates(ref: Reference, subject: str, baseline: str, metric: str,
                         variant: str, qualifiers: frozenset[str]
-                        ) -> tuple[list[Candidate], str]:
+                        ) -> tuple[tuple[Candidate, ...], str]:
     if not baseline:
-        return [], "speedup without a named baseline chip"
+        return (), "speedup without a named baseline chip"
     if metric:
         pairs = metric_pairs(ref, subject, baseline, metric, variant, qualifiers)
         cands = {c.label: c for c in (ratio_candidate(t, b) for t, b in pairs)}
         note = f"ratio of {subject} to {baseline} on {metric}"
-        return list(cands.values()), note if cands else f"no {metric} figures for both chips"
-    cands = [Candidate(quantize_ratio(v), r.subject,
-                       f"vendor ratio {r.ratio!r} ({r.subject} vs {r.baseline}): {r.condition}",
-                       r.source, "", label=f"{r.subject} vs {r.baseline}", exact=v)
-             for r in ref.ratios(subject, baseline) for v in r.values]
+        return tuple(cands.values()), note if cands else f"no {metric} figures for both chips"
+    cands = tuple(Candidate(quantize_ratio(v), r.subject,
+                            f"vendor ratio {r.ratio!r} ({r.subject} vs {r.baseline}): "
+                            f"{r.condition}",
+                            r.source, "", label=f"{r.subject} vs {r.baseline}", exact=v)
+                  for r in ref.ratios(subject, baseline) for v in r.values)
     return cands, ("vendor ratios for the pair" if cands else
                    f"no metric and no vendor ratio for {subject} vs {baseline}")

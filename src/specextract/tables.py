@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from decimal import Decimal
 from functools import lru_cache
 
 from .lexicon import Keyword, Mention
