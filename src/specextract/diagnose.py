@@ -438,23 +438,19 @@ def _magnitude(claim: Claim, numbers: list[Decimal],
     return []
 
 
-_FIGURES: dict[Decimal, tuple[float | None, str, frozenset[str]]] = {}
-
-
 def _figure(number: Decimal) -> tuple[float | None, str, frozenset[str]]:
     """A reference figure as a _safe_float, as _num writes it, and that text's _swaps;
     remembered: the same figures come up claim after claim. (Keyed by value: equal figures
     other than zero, whose sign _num writes, have the same float and the same text.)"""
-    if not number:
-        text = _num(number)
-        return _safe_float(number), text, _swaps(text)
-    found = _FIGURES.get(number)
-    if found is None:
-        if len(_FIGURES) >= 10_000:
-            _FIGURES.clear()
-        text = _num(number)
-        found = _FIGURES[number] = (_safe_float(number), text, _swaps(text))
-    return found
+    return _figure_remembered(number) if number else _figure_of(number)
+
+
+def _figure_of(number: Decimal) -> tuple[float | None, str, frozenset[str]]:
+    text = _num(number)
+    return _safe_float(number), text, _swaps(text)
+
+
+_figure_remembered = lru_cache(maxsize=10_000)(_figure_of)
 
 
 def _swaps(text: str) -> frozenset[str]:

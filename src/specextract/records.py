@@ -8,6 +8,7 @@ the ORIGINAL text) and the ``surface`` found there.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from decimal import Decimal
 
 from .recordinit import one_update_init
@@ -32,20 +33,12 @@ def _text(value: object) -> str:
     return "" if value is None else str(value)
 
 
-_PRINTED: dict[Decimal, str] = {}
-
-
 def format_decimal(value: Decimal | None) -> str:
     """A plain decimal with no exponent and no trailing zeros ("19.5", "54200000000").
     Remembered per value for nonzero finite Decimals (equal ones print alike; zero's sign
     is printed): the same figures come up claim after claim."""
     if value.__class__ is Decimal and value and value.is_finite():
-        text = _PRINTED.get(value)  # type: ignore[arg-type]
-        if text is None:
-            if len(_PRINTED) >= 10_000:
-                _PRINTED.clear()
-            text = _PRINTED[value] = _plain(value)  # type: ignore[index, arg-type]
-        return text
+        return _plain_remembered(value)  # type: ignore[arg-type]
     return "" if value is None else _plain(value)
 
 
@@ -54,6 +47,9 @@ def _plain(value: Decimal) -> str:
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return text or "0"
+
+
+_plain_remembered = lru_cache(maxsize=10_000)(_plain)
 
 
 @one_update_init
