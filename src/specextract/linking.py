@@ -111,13 +111,13 @@ class Found:
     quantities: list[Quantity]
 
     def __post_init__(self) -> None:
-        self._starts = {name: [x.start for x in getattr(self, name)]
-                        for name in ("chips", "keywords", "qualifiers", "quantities")}
+        self._sorted = {name: (items, [x.start for x in items]) for name, items in (
+            ("chips", self.chips), ("keywords", self.keywords),
+            ("qualifiers", self.qualifiers), ("quantities", self.quantities))}
 
     def within(self, name: str, start: int, end: int) -> list:
         """The items of list ``name`` that start in [start, end)."""
-        starts = self._starts[name]
-        items = getattr(self, name)
+        items, starts = self._sorted[name]
         return items[bisect_left(starts, start):bisect_left(starts, end)]
 
 
@@ -152,22 +152,19 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
     group: list[Mention] = []  # the chips of the last sentence that named several
     skip = _merged(skip)
     skip_starts = [s.start for s in skip]
-    quantities, chips, keywords, quals = found.quantities, found.chips, found.keywords, found.qualifiers
-    q_starts, c_starts, k_starts, f_starts = (found._starts[name] for name in
-                                              ("quantities", "chips", "keywords", "qualifiers"))
+    within = found.within
     for sent in sentences(text):
         start, end = sent
-        s_q = quantities[bisect_left(q_starts, start):bisect_left(q_starts, end)]
-        s_c = chips[bisect_left(c_starts, start):bisect_left(c_starts, end)]
+        s_q = within("quantities", start, end)
+        s_c = within("chips", start, end)
         if skip and s_q:
             s_q = [q for q in s_q if not _inside_any(q, skip, skip_starts)]
         if not s_q and not s_c:
             continue  # nothing to link, and the topic stays
-        s_k = keywords[bisect_left(k_starts, start):bisect_left(k_starts, end)]
-        s_f = quals[bisect_left(f_starts, start):bisect_left(f_starts, end)]
-        ctx = _Sentence(text, sent, s_c, s_k, s_f, topic, None, group)
+        ctx = _Sentence(text, sent, s_c, within("keywords", start, end),
+                        within("qualifiers", start, end), topic, None, group)
         if s_q:
-            ctx.all_keywords = keywords
+            ctx.all_keywords = found.keywords
             drafts.extend(ctx.link(s_q))
         real = [c for c in s_c if not c.system]
         if real:
@@ -632,11 +629,6 @@ def _fits(q: Quantity, k: Keyword) -> bool:
     if k.attribute == "memory_size" and q.dimension == "bandwidth":
         return False  # a memory word is no label of a bandwidth figure in a list
     return bool(dims & k.dims)
-
-
-def subjects_or_none(ctx: "_Sentence", q: Quantity) -> list[Mention]:
-    """Chips before ``q`` in the sentence that could be its subject (not baselines)."""
-    return [c for c in ctx.chips if c.end <= q.start and not ctx._is_baseline(c)]
 
 
 def _in_canonical(q: Quantity, attribute: str) -> tuple[Decimal, int]:
