@@ -10,12 +10,14 @@ with 0 and with N passes of the stage over the articles of FOLDER (after a warm-
 and prints the difference divided by N: start-up, imports and the warm-up cancel out.
 ``extract`` is ``extract_normalized`` over every article; ``check`` is ``checked_rows`` over
 every article's claims with the checker's verdict cache emptied first. Counts repeat
-within about 1% (PYTHONHASHSEED is fixed). Needs valgrind (Debian: ``apt-get install
+within about 1% (PYTHONHASHSEED is fixed, the cyclic garbage collector is off while
+the passes run). Needs valgrind (Debian: ``apt-get install
 valgrind``); about a minute per count on corpus/.
 """
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import re
 import subprocess
@@ -47,6 +49,8 @@ def run_passes(stage: str, folder: Path, passes: int) -> None:
     rows = [[c.as_row() for c in cs] for cs in claims]
     for r in rows:
         checked_rows(r, ref)
+    gc.collect()
+    gc.disable()  # when the cyclic collector runs depends on allocations: it blurs the count
     for _ in range(passes):
         if stage == "extract":
             for d, n in docs:

@@ -19,7 +19,7 @@ from .records import Claim, CheckedClaim, format_decimal
 from .reference import Reference, load_reference
 from .reference_rules import entity_key
 from .rowselect import Selection, qualifiers_compatible, select_rows, variants_compatible
-from .schema import ATTRIBUTE_UNITS, CONTRADICTED, SUPPORTED, UNVERIFIABLE
+from .schema import ATTRIBUTE_UNITS, CONTRADICTED, UNVERIFIABLE
 from .speedup import Candidate, from_row, speedup_candidates
 from .verdicts import judge, reads_precision, sort_key, within_tolerance, written_exp
 
@@ -148,7 +148,10 @@ UNJUDGED = Decimal("Infinity")   # a not-supported or figureless candidate ranks
 
 
 def best_candidate(claim: Claim, candidates: list[Candidate]) -> tuple[str, Decimal | None, Candidate]:
-    """Best verdict over the candidates; for contradicted, the nearest numeric one."""
+    """Best verdict over the candidates (the first of equal sort keys); for contradicted,
+    the nearest numeric one."""
+    if not candidates:
+        raise ValueError("best_candidate: no candidates")
     best = None
     exp = None  # the claim's written precision: worked out once, at the first figure judged
     for order, cand in enumerate(candidates):
@@ -160,10 +163,8 @@ def best_candidate(claim: Claim, candidates: list[Candidate]) -> tuple[str, Deci
                 exp = written_exp(claim.value, claim.precision_exp)
             verdict, dev = judge(claim.value, value, claim.precision_exp, claim.operator, exp=exp)
             judged = (sort_key(verdict, dev, cand.confidence, order), verdict, dev, cand)
-        if best is None or judged[0] < best[0]:  # the first of equal keys, as min() keeps
+        if best is None or judged[0] < best[0]:
             best = judged
-    if best is None:  # no candidates: the error min() raised here before
-        raise ValueError("min() arg is an empty sequence")
     _, verdict, dev, cand = best
     return verdict, dev, cand
 
@@ -173,27 +174,21 @@ def _group_key(claim: Claim) -> tuple:
             entity_key(claim.baseline), claim.metric)
 
 
-def disagree(a: Claim, b: Claim) -> bool:
-    """Neither value is within the other's written tolerance."""
-    if not (a.value.is_finite() and b.value.is_finite()):
-        return False
-    return (not within_tolerance(a.value, a.precision_exp, a.operator, b.value)
-            and not within_tolerance(b.value, b.precision_exp, b.operator, a.value))
-
-
 def _disagree(a: Claim, b: Claim, exps: dict[int, int], i: int, j: int) -> bool:
-    """disagree(a, b) for claims i and j, with their written precisions kept in ``exps``."""
+    """Neither value of claims i and j is within the other's written tolerance (their
+    written precisions kept in ``exps``)."""
     if not (a.value.is_finite() and b.value.is_finite()):
         return False
     return not _tolerates(a, b.value, exps, i) and not _tolerates(b, a.value, exps, j)
 
 
 def _tolerates(claim: Claim, other: Decimal, exps: dict[int, int], index: int) -> bool:
-    """within_tolerance(claim.value, claim.precision_exp, claim.operator, other)."""
+    """Is ``other`` within claim ``index``'s written tolerance (its written precision kept in
+    ``exps``)?"""
     exp = exps.get(index)
     if exp is None and reads_precision(claim.operator):
         exp = exps[index] = written_exp(claim.value, claim.precision_exp)
-    return judge(claim.value, other, claim.precision_exp, claim.operator, exp=exp)[0] == SUPPORTED
+    return within_tolerance(claim.value, claim.precision_exp, claim.operator, other, exp=exp)
 
 
 def self_contradictions(claims: list[Claim]) -> dict[int, str]:

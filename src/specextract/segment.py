@@ -54,12 +54,3 @@ def _bounded(text: str, start: int, end: int) -> list[Span]:
 def clause_breaks(text: str, span: Span) -> list[int]:
     """Positions inside ``span`` where a clause ends."""
     return [m.start() for m in CLAUSE_BREAK.finditer(text, span.start, span.end)]
-
-
-def lines(text: str) -> list[Span]:
-    """Line spans without the newline."""
-    out, pos = [], 0
-    for part in text.split("\n"):
-        out.append(Span(pos, pos + len(part)))
-        pos += len(part) + 1
-    return out

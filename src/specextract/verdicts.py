@@ -81,9 +81,11 @@ def matches(claim: Decimal, reference: Decimal) -> bool:
     return deviation(claim, reference) <= MATCH_MAX
 
 
-def within_tolerance(value: Decimal, precision_exp: int, operator: str, other: Decimal) -> bool:
-    """Would ``other`` support a claim written as (value, precision, operator)?"""
-    return judge(value, other, precision_exp, operator)[0] == SUPPORTED
+def within_tolerance(value: Decimal, precision_exp: int, operator: str, other: Decimal, *,
+                     exp: int | None = None) -> bool:
+    """Would ``other`` support a claim written as (value, precision, operator)? ``exp`` as
+    for judge."""
+    return judge(value, other, precision_exp, operator, exp=exp)[0] == SUPPORTED
 
 
 def sort_key(verdict: str, dev: Decimal, confidence: str = "", tiebreak: int = 0) -> tuple:
