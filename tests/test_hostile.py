@@ -11,6 +11,7 @@ the report's and exports' safety.
 from __future__ import annotations
 
 import csv
+import gc
 import hashlib
 import os
 import random
@@ -582,7 +583,8 @@ def test_csv_exports_neutralise_formula_cells(tmp_path, fmt):
 # --- formerly super-linear paths in the extraction modules: linear now -----------------------
 def _growth(fn, make, n: int, factor: int = 4) -> float:
     """t(make(factor * n)) / t(make(n)), best of two each: linear 4, quadratic 16. CPU
-    time of this thread, so that other processes on a busy machine do not count."""
+    time of this thread with the cyclic garbage collector off (its pauses grow with all
+    the test session holds, not with the text), as regexkit.scan_time."""
     def best(text):
         times = []
         for _ in range(2):
@@ -591,7 +593,13 @@ def _growth(fn, make, n: int, factor: int = 4) -> float:
             times.append(time.thread_time() - started)
         return min(times)
     fn(make(10))
-    return best(make(factor * n)) / best(make(n))
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return best(make(factor * n)) / best(make(n))
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _extract(text: str):
