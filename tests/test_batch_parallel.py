@@ -102,3 +102,28 @@ def test_side_jobs_run_in_a_worker_and_raise_their_errors():
             pool.side_job(operator.truediv, 1, 0).get()
     with LocalExecutor() as here:
         assert here.side_job(os.getpid).get() == os.getpid()
+
+
+def _worker_settings() -> tuple:
+    import dask
+    return tuple(dask.config.get(key) for key in _QUIET_KEYS)
+
+
+_QUIET_KEYS = ("distributed.worker.profile.enabled", "distributed.admin.tick.interval",
+               "distributed.worker.memory.monitor-interval")
+
+
+def test_local_cluster_workers_and_scheduler_run_quietly():
+    """The settings that cut the cluster's own polling reach the spawned workers, and the
+    scheduler here runs without work stealing; none of it leaks into this process."""
+    import dask
+
+    from specextract.executors import QUIET_LOCAL_CLUSTER, DaskExecutor
+    wanted = tuple(QUIET_LOCAL_CLUSTER[key] for key in _QUIET_KEYS)
+    assert wanted == (False, "1s", "1s")
+    with DaskExecutor("local") as dask_executor:
+        seen = dask_executor.client.run(_worker_settings)
+        assert len(seen) == 2 and set(seen.values()) == {wanted}
+        assert "stealing" not in dask_executor.cluster.scheduler.extensions
+        assert dask_executor.side_job(os.getpid).get() != os.getpid()
+    assert dask.config.get("distributed.admin.tick.interval") != "1s"

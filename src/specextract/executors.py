@@ -131,6 +131,23 @@ class _FutureResult:
         return self.future.result()
 
 
+# A local cluster's settings. The workers inherit them; the scheduler, the nannies and the
+# client here read them at start. No statistical profiler (a thread sampling every 10 ms,
+# for a dashboard this cluster lacks: about a fifth of the workers' CPU); the event-loop
+# "tick" check, system monitor and memory monitor polled every second or two instead of
+# 20-500 ms; no work stealing among two equal workers fed from one queue. Idle, this cuts
+# the cluster's own CPU use about fivefold (about 13 instead of 70 ms per second in this
+# process, 5 instead of 27 in each worker), time the documents get instead.
+QUIET_LOCAL_CLUSTER = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.admin.system-monitor.disk": False,
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.scheduler.work-stealing": False,
+}
+
+
 class DaskExecutor:
     """Partitions of documents as Dask tasks; the client gathers them in order. Partitions
     of 32 keep the scheduler's per-task work small beside the documents' (with 2 workers,
@@ -150,14 +167,12 @@ class DaskExecutor:
             raise SpecExtractError(f"--dask needs dask[distributed]: {exc}") from None
         if self.address == "local":
             import dask
-            # the workers inherit both: Ctrl-C is the client's to handle, and no statistical
-            # profiler (a thread sampling every 10 ms, for a dashboard this cluster lacks;
-            # it costs the workers about a fifth of their CPU time here)
-            with _ctrl_c_ignored(), dask.config.set({"distributed.worker.profile.enabled": False}):
+            # the workers inherit both: Ctrl-C is the client's to handle, and the quiet settings
+            with _ctrl_c_ignored(), dask.config.set(QUIET_LOCAL_CLUSTER):
                 self.cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                             host="127.0.0.1", dashboard_address=None,
                                             silence_logs=logging.ERROR)
-            self.client = Client(self.cluster)
+                self.client = Client(self.cluster)
         else:
             try:
                 self.client = Client(self.address, timeout="10s")
