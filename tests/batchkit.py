@@ -71,3 +71,13 @@ def store_count(db: Path, table: str = "documents") -> int:
         return conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
     finally:
         conn.close()
+
+
+def die_on_kill_me(task: dict) -> dict:
+    """A task for a worker process: one whose path names ``kill-me`` ends its process with
+    SIGKILL, as the out-of-memory killer would; the others say where they ran."""
+    import os
+    import signal
+    if "kill-me" in task["path"]:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return {"path": task["path"], "pid": os.getpid()}

@@ -45,7 +45,9 @@ def test_killed_run_resumes_to_the_same_store(corpus, local_store, tmp_path):
         os.kill(proc.pid, signal.SIGKILL)
     finally:
         proc.wait(timeout=30)
-    assert proc.returncode == -signal.SIGKILL, proc.stderr.read().decode()
+        with proc.stderr:
+            stderr = proc.stderr.read().decode()
+    assert proc.returncode == -signal.SIGKILL, stderr
     at_kill = store_count(db)
     assert 3 <= at_kill < N_ARTICLES, "the run was not killed part-way"
     resumed = subprocess.run(command, capture_output=True, text=True, timeout=120)
@@ -127,3 +129,141 @@ def test_local_cluster_workers_and_scheduler_run_quietly():
         assert "stealing" not in dask_executor.cluster.scheduler.extensions
         assert dask_executor.side_job(os.getpid).get() != os.getpid()
     assert dask.config.get("distributed.admin.tick.interval") != "1s"
+
+
+def _lost(task: dict, why: str) -> dict:
+    return {"path": task["path"], "lost": why}
+
+
+@pytest.mark.parametrize("killers", [(13,), (0, 1, 39)])
+def test_a_worker_killed_on_a_document_loses_only_that_document(killers):
+    """A worker killed by SIGKILL (no Python clean-up: what the out-of-memory killer does)
+    breaks the pool. The run goes on in a fresh pool: the documents that were running
+    beside it are done again, the killer alone is lost, the results stay in order."""
+    from batchkit import die_on_kill_me
+
+    from specextract.executors import PoolExecutor
+    tasks = [{"path": f"kill-me-{i}" if i in killers else f"doc-{i}"} for i in range(40)]
+    with PoolExecutor(2, chunksize=4, window=8) as pool:
+        results = list(pool.map(die_on_kill_me, tasks, lost=_lost))
+    assert [r["path"] for r in results] == [t["path"] for t in tasks]
+    assert [i for i, r in enumerate(results) if "lost" in r] == list(killers)
+    assert all("signal 9 (SIGKILL)" in results[i]["lost"] for i in killers), [results[i] for i in killers]
+    assert all(r["pid"] > 0 for r in results if "lost" not in r)
+
+
+def test_a_worker_killed_without_lost_raises_worker_died():
+    from batchkit import die_on_kill_me
+
+    from specextract.executors import PoolExecutor, WorkerDied
+    tasks = [{"path": "doc-0"}, {"path": "kill-me"}, {"path": "doc-2"}]
+    with pytest.raises(WorkerDied, match="kill-me: its worker process died"):
+        with PoolExecutor(2, chunksize=1) as pool:
+            list(pool.map(die_on_kill_me, tasks))
+
+
+def test_a_lost_document_is_stored_as_failed_and_the_run_goes_on(corpus, tmp_path):
+    """What run_batch does with a document its worker died on: failed as worker-died,
+    named in the run's failures, retried on the next run."""
+    from specextract.batch import WORKER_DIED, run_batch
+    from specextract.executors import LocalExecutor
+    from specextract.inputs import iter_input_files
+    from specextract.reference import load_reference
+    from specextract.store import Store
+
+    class LosesTheThird(LocalExecutor):   # the executor's side of it is tested above
+        def map(self, fn, tasks, lost=None):
+            for i, task in enumerate(tasks):
+                yield lost(task, "test") if i == 2 else fn(task)
+
+    db = tmp_path / "store.db"
+    with Store.open(db) as store, LosesTheThird() as executor:
+        run = run_batch(iter_input_files([str(corpus)]), store, load_reference(), executor)
+    assert run.counts["failed"] == 1 and run.counts["processed"] == N_ARTICLES - 1
+    (path, reason, error), = run.failures
+    assert reason == WORKER_DIED and error.startswith(f"{path}: worker-died (test)")
+    with Store.open(db) as store, LocalExecutor() as executor:
+        again = run_batch(iter_input_files([str(corpus)]), store, load_reference(), executor)
+    assert again.counts["processed"] == 1 and again.counts["unchanged"] == N_ARTICLES - 1
+
+
+def test_a_dask_worker_killed_on_a_document_loses_only_that_document():
+    """Dask retries a task whose worker died on other workers, up to allowed-failures
+    times (0 here, to keep the test short), then gives up with KilledWorker; the
+    partition is then run one document at a time and only the killer is lost."""
+    import dask
+    from batchkit import die_on_kill_me
+
+    from specextract.executors import DaskExecutor
+    tasks = [{"path": "kill-me" if i == 5 else f"doc-{i}"} for i in range(12)]
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        with DaskExecutor("local", partition_size=4) as cluster:
+            results = list(cluster.map(die_on_kill_me, tasks, lost=_lost))
+    assert [r["path"] for r in results] == [t["path"] for t in tasks]
+    assert [i for i, r in enumerate(results) if "lost" in r] == [5]
+
+
+def _spawned_children(pid: int) -> list[int]:
+    """The worker processes (multiprocessing spawn) of process ``pid``."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [int(child) for child in children
+            if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes()]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+def test_a_worker_killed_mid_run_leaves_the_same_store(corpus, local_store, tmp_path):
+    """kill -9 of a worker part-way through `run --workers 2` (as the out-of-memory killer
+    would): the run ends normally, every document processed, the same store and CSV."""
+    out = tmp_path / "out"
+    db = out / "specextract.db"
+    command = [sys.executable, "-m", "specextract", "run", str(corpus), "--out", str(out),
+               "--no-progress", "--workers", "2"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    killed, deadline = None, time.monotonic() + 60
+    try:
+        while killed is None and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+            workers = _spawned_children(proc.pid) if db.exists() else []
+            if workers and store_count(db) >= 2:
+                os.kill(workers[0], signal.SIGKILL)
+                killed = store_count(db)
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert killed is not None and killed < N_ARTICLES, "no worker was killed part-way"
+    assert proc.returncode == 0, stderr
+    assert f"{N_ARTICLES} processed" in stdout and "0 failed" in stdout
+    assert dump_store(db) == dump_store(local_store)
+    assert same_csv(out, local_store)
+
+
+def test_a_side_job_whose_worker_dies_raises_worker_died():
+    from batchkit import die_on_kill_me
+
+    from specextract.executors import PoolExecutor, WorkerDied
+    with PoolExecutor(2) as pool:
+        with pytest.raises(WorkerDied, match=r"signal 9 \(SIGKILL\)"):
+            pool.side_job(die_on_kill_me, {"path": "kill-me"}).get()
+        assert pool.side_job(os.getpid).get() != os.getpid()   # the pool goes on
+        results = list(pool.map(die_on_kill_me, [{"path": f"doc-{i}"} for i in range(9)]))
+        assert len({r["pid"] for r in results}) == 2
+
+
+def test_claims_csv_is_written_here_when_its_worker_dies(local_store, tmp_path):
+    """The CSV export runs in a worker beside the report; if that worker is killed, the
+    parent writes claims.csv itself."""
+    from batchkit import die_on_kill_me
+
+    from specextract.executors import PoolExecutor
+    from specextract.reference import load_reference
+    from specextract.runjob import write_outputs
+    from specextract.store import Store
+
+    class KillsTheExport(PoolExecutor):
+        def side_job(self, fn, *args):
+            return super().side_job(die_on_kill_me, {"path": "kill-me"})
+
+    with Store.open(local_store, write=False) as store, KillsTheExport(2) as executor:
+        n, _ = write_outputs(store, tmp_path, load_reference(), executor)
+    assert n > 0
+    assert (tmp_path / "claims.csv").read_bytes() == (local_store.parent / "claims.csv").read_bytes()

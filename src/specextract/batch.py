@@ -19,7 +19,9 @@ extract and replace the document's claims. Failed documents are always retried.
 Bounded per document: files above ``max_bytes`` fail as "too-large" before they are
 read; long documents are extracted in blocks (:mod:`specextract.blocks`); a document
 still running after ``timeout`` seconds fails as "timeout" (where the worker runs tasks
-in its main thread: this process and ``--workers``). Whatever one document does, the
+in its main thread: this process and ``--workers``); a document whose worker process
+dies on it (out of memory, a crash in an extension) fails as "worker-died" where the
+executor has other processes (``--workers``, ``--dask``). Whatever one document does, the
 run goes on: every failure becomes that document's reason in the store.
 """
 from __future__ import annotations
@@ -49,6 +51,7 @@ INT_FIELDS = ("start", "end", "precision_exp")   # in Claim field order, after v
 CLAIM_FIELDS = tuple(f.name for f in fields(Claim))
 TIMEOUT = 300.0          # seconds per document (README: Bad input)
 REPAIRED = "repaired"    # the reason an ok document carries when decoding mended bytes
+WORKER_DIED = "worker-died"   # the reason of a document whose worker process died on it
 
 
 class BatchError(SpecExtractError):
@@ -59,8 +62,10 @@ class Executor(Protocol):
     name: str
     send_bytes: bool
 
-    def map(self, fn: Callable[[dict], dict], tasks: Iterable[dict]) -> Iterator[dict]:
-        """Results of ``fn`` over ``tasks``, in input order, consuming tasks lazily."""
+    def map(self, fn: Callable[[dict], dict], tasks: Iterable[dict],
+            lost: Callable[[dict, str], dict] | None = None) -> Iterator[dict]:
+        """Results of ``fn`` over ``tasks``, in input order, consuming tasks lazily;
+        ``lost(task, why)`` stands for the result of a task whose worker process died."""
 
     # optional: side_job(fn, *args) -> an object whose .get() returns fn(*args), run beside
     # this process where the executor has local workers (runjob.write_outputs)
@@ -278,7 +283,7 @@ def run_batch(paths: Iterable[Path], store: Store, ref: Reference, executor: Exe
                        timeout=timeout, reference=spec,
                        pages=None if pages is None else str(pages)) for p in paths)
     try:
-        for result in executor.map(process_task, tasks):
+        for result in executor.map(process_task, tasks, lost=lost_document):
             outcome = apply_result(result, store, ref, version, checker, run)
             if on_result:
                 on_result(outcome, run.counts)
@@ -288,6 +293,15 @@ def run_batch(paths: Iterable[Path], store: Store, ref: Reference, executor: Exe
         raise
     store.finish_run(run.run_id, "finished", run.counts)
     return run
+
+
+def lost_document(task: dict, why: str) -> dict:
+    """The result of a document whose worker process died running it (twice: once with
+    others, once alone): failed as worker-died, retried on the next run like any other."""
+    key = task.get("key", task["path"])
+    return {"path": key, "doc_id": doc_id_of(key), "pipeline_version": pipeline_version(),
+            "status": ERROR, "reason": WORKER_DIED,
+            "error": safe_text(f"{key}: {WORKER_DIED} ({why})")}
 
 
 def apply_result(result: dict, store: Store, ref: Reference, version: str, checker: str,

@@ -11,8 +11,8 @@ class DocumentError(SpecExtractError):
 
     ``reason`` is a short, stable code (missing, directory, unreadable, binary,
     undecodable, empty, too-large) that the batch store records. The batch adds its own:
-    timeout and internal-error for a failed document, repaired for one stored with
-    mended bytes (batch.py).
+    timeout, internal-error and worker-died for a failed document, repaired for one
+    stored with mended bytes (batch.py).
     """
 
     def __init__(self, path: str, reason: str, detail: str = "") -> None:
@@ -23,6 +23,11 @@ class DocumentError(SpecExtractError):
         if detail:
             message += f" ({detail})"
         super().__init__(message)
+
+
+class WorkerDied(SpecExtractError):
+    """A worker process died running a job (a side job, or a document with no ``lost``
+    handler to record it as failed)."""
 
 
 class DataFileError(SpecExtractError):

@@ -18,7 +18,7 @@ from itertools import chain
 from pathlib import Path
 
 from .batch import Executor, run_batch, summary_text
-from .errors import DataFileError, SpecExtractError
+from .errors import DataFileError, SpecExtractError, WorkerDied
 from .export import write_csv
 from .inputs import count_input_files, iter_input_files
 from .reference import load_reference
@@ -78,8 +78,12 @@ def write_outputs(store: Store, out_dir: Path, ref, executor: Executor) -> tuple
     args = (str(store.path), str(out_dir / "claims.csv"))
     csv_job = side_job(export_claims, *args) if side_job else None
     index = write_report(store, out_dir / "report", ref)
-    n = csv_job.get() if csv_job is not None else export_claims(*args)
-    return n, index
+    if csv_job is not None:
+        try:
+            return csv_job.get(), index
+        except WorkerDied:   # killed (out of memory?) while writing: write it here
+            pass
+    return export_claims(*args), index
 
 
 def export_claims(db: str, csv_path: str) -> int:
