@@ -267,3 +267,27 @@ def test_claims_csv_is_written_here_when_its_worker_dies(local_store, tmp_path):
         n, _ = write_outputs(store, tmp_path, load_reference(), executor)
     assert n > 0
     assert (tmp_path / "claims.csv").read_bytes() == (local_store.parent / "claims.csv").read_bytes()
+
+
+def test_large_jobs_and_large_results_do_not_deadlock():
+    """Chunks and results far larger than a pipe's buffer (as re-check jobs carrying a
+    document's stored claims): the parent's send of the next chunk and the worker's send
+    of a result must not wait on each other."""
+    import threading
+
+    from batchkit import echo
+
+    from specextract.executors import PoolExecutor
+    tasks = [{"path": f"doc-{i}", "blob": f"{i}" * 300_000} for i in range(24)]
+    results: list = []
+    with PoolExecutor(2, chunksize=4) as pool:
+        mapper = threading.Thread(target=lambda: results.extend(pool.map(echo, tasks)),
+                                  daemon=True)
+        mapper.start()
+        mapper.join(60)
+        finished = not mapper.is_alive()
+        if not finished:
+            for worker in pool.pool:
+                worker.process.kill()
+    assert finished, "the pool deadlocked"
+    assert results == tasks

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import queue
 import signal
+import threading
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -73,15 +75,15 @@ def _init_worker() -> None:
 
 def _worker_main(conn) -> None:
     """A pool process: calls ``(fn, args)`` from its own pipe, in order, and sends back
-    ``(True, result)`` or ``(False, error)``, until it reads None or the pipe closes."""
+    ``(True, result)`` or ``(False, error)``, until it reads None or the pipe closes.
+
+    A thread reads the jobs as they come, so that the parent's send of a large job never
+    waits for this process to finish sending a large result (each would wait for the
+    other: a deadlock, with re-check jobs that carry a document's stored claims)."""
     _init_worker()
-    while True:
-        try:
-            job = conn.recv()
-        except (EOFError, OSError):
-            return
-        if job is None:
-            return
+    jobs: queue.SimpleQueue = queue.SimpleQueue()
+    threading.Thread(target=_read_jobs, args=(conn, jobs), daemon=True).start()
+    while (job := jobs.get()) is not None:
         fn, args = job
         try:
             reply = (True, fn(*args))
@@ -91,6 +93,17 @@ def _worker_main(conn) -> None:
             conn.send(reply)
         except Exception as exc:  # noqa: BLE001 - pickling fails before anything is sent
             conn.send((False, SpecExtractError(f"a worker could not send its result: {exc!r}")))
+
+
+def _read_jobs(conn, jobs: queue.SimpleQueue) -> None:
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            job = None
+        jobs.put(job)
+        if job is None:
+            return
 
 
 def _run_chunk(fn: Callable[[dict], dict], chunk: list[dict]) -> list[dict]:
