@@ -139,11 +139,6 @@ def process_task(task: dict) -> dict:
     return result
 
 
-def process_partition(fn: Callable[[dict], dict], tasks: list[dict]) -> list[dict]:
-    """A Dask task: one partition of documents."""
-    return [fn(task) for task in tasks]
-
-
 # Checking runs where the document was extracted. A task names the run's reference table
 # (path, version, ratios version, checker version); the worker loads it once and returns
 # the checked rows with the checker version that made them. A worker that cannot (another

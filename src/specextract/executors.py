@@ -19,9 +19,9 @@ import threading
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from multiprocessing.connection import wait as _wait
 from contextlib import contextmanager
 from itertools import islice
+from multiprocessing.connection import wait as _wait
 
 from .errors import SpecExtractError, WorkerDied
 
@@ -60,8 +60,8 @@ class Done:
         return self.value
 
 
-WORKER_DIED = ("its worker process died while running it (killed, as by the out-of-memory "
-               "killer, or crashed)")
+DIED_WHY = ("its worker process died while running it (killed, as by the out-of-memory "
+            "killer, or crashed)")
 _MISSING = object()   # a result not yet back
 
 
@@ -107,6 +107,7 @@ def _read_jobs(conn, jobs: queue.SimpleQueue) -> None:
 
 
 def _run_chunk(fn: Callable[[dict], dict], chunk: list[dict]) -> list[dict]:
+    """A worker's job (a pool chunk, a Dask partition): ``fn`` over each document."""
     return [fn(task) for task in chunk]
 
 
@@ -299,7 +300,7 @@ class _MapRun:
         code = self.pool.replace(worker)
         (number, offset, tasks, alone), behind = jobs[0], jobs[1:]
         if alone:
-            why = WORKER_DIED + _signals([code])
+            why = DIED_WHY + _signals([code])
             if self.lost is None:
                 raise WorkerDied(f"{tasks[0].get('path')}: {why}") from None
             self.slots[number][offset] = self.lost(tasks[0], why)
@@ -431,8 +432,7 @@ class DaskExecutor:
             yield from self._gathered(*pending.popleft(), fn, lost)
 
     def _submit(self, fn, part: list[dict]):
-        from .batch import process_partition
-        return self.client.submit(process_partition, fn, part, pure=False)
+        return self.client.submit(_run_chunk, fn, part, pure=False)
 
     def _gathered(self, part: list[dict], future, fn, lost) -> list[dict]:
         from distributed.scheduler import KilledWorker
@@ -446,5 +446,5 @@ class DaskExecutor:
             try:
                 results.extend(self._submit(fn, [task]).result())
             except KilledWorker:
-                results.append(lost(task, WORKER_DIED))
+                results.append(lost(task, DIED_WHY))
         return results
