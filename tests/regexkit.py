@@ -23,8 +23,10 @@ from re import _parser as sre_parse
 ROOT = Path(__file__).resolve().parents[1]
 
 COLLECTOR = r'''
-import json, os, re, sys, tempfile, pkgutil, importlib, inspect, functools
+import json, os, re, sys, tempfile, pkgutil, importlib, importlib.util, inspect, functools
 from pathlib import Path
+# the package's own folder (not site-packages or a venv that lives inside the checkout)
+PACKAGE = os.path.dirname(os.path.realpath(importlib.util.find_spec("specextract").origin)) + os.sep
 found = {}
 real = re._compile
 def spy(pattern, flags):
@@ -32,16 +34,16 @@ def spy(pattern, flags):
     frame = sys._getframe(1)
     while frame is not None and frame.f_code.co_filename == re.__file__:
         frame = frame.f_back
-    where = frame and frame.f_code.co_filename
-    if where and os.sep + "specextract" + os.sep in where and not isinstance(pattern, re.Pattern):
+    where = frame and os.path.realpath(frame.f_code.co_filename)
+    if where and where.startswith(PACKAGE) and not isinstance(pattern, re.Pattern):
         key = (type(pattern).__name__, pattern if isinstance(pattern, str) else pattern.decode("latin-1"), int(compiled.flags))
         found.setdefault(key, f"{Path(where).stem}:{frame.f_lineno}")
     return compiled
 re._compile = spy
 re.purge()
 import specextract
-for info in pkgutil.iter_modules(specextract.__path__):
-    module = importlib.import_module(f"specextract.{info.name}")
+for info in pkgutil.walk_packages(specextract.__path__, "specextract."):
+    module = importlib.import_module(info.name)
     for name, fn in vars(module).items():  # cached builders of patterns and tables
         if isinstance(fn, functools._lru_cache_wrapper) and getattr(fn, "__module__", "") == module.__name__:
             try:
