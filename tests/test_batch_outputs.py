@@ -45,7 +45,7 @@ def test_claim_as_row_matches_the_dataclass_fields():
     row = claim.as_row()
     assert list(row) == ["doc_id", "entity", "attribute", "value", "surface", "start", "end",
                          "variant", "operator", "qualifier", "baseline", "metric",
-                         "precision_exp", "sentence", "unit"]
+                         "precision_exp", "sentence", "link", "unit"]
     assert row["value"] == "19.5" and row["start"] == "3" and row["precision_exp"] == "-1"
     assert row["unit"] == "TFLOPS" and all(isinstance(v, str) for v in row.values())
     assert batch.claim_from_row(row) == Claim(**{**claim.__dict__, "value": Decimal("19.5")})
@@ -54,7 +54,7 @@ def test_claim_as_row_matches_the_dataclass_fields():
 def test_claim_from_row_reads_every_field_in_order():
     claim = Claim("d", "H100", "speedup", Decimal("3"), "3x", 3, 5, variant="SXM5",
                   operator="~", qualifier="sparse", baseline="A100", metric="fp16",
-                  precision_exp=-1, sentence="s")
+                  precision_exp=-1, sentence="s", link="clause")
     defaults = Claim("", "H100", "speedup", Decimal("0"), "", 0, 0)
     assert all(getattr(claim, f.name) != getattr(defaults, f.name) for f in fields(Claim)
                if f.name not in ("entity", "attribute"))

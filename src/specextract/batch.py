@@ -224,7 +224,7 @@ def claim_from_row(row: dict[str, str]) -> Claim:
                  Decimal(get("value", "")), get("surface", ""), int(get("start", "") or 0),
                  int(get("end", "") or 0), get("variant", ""), get("operator", ""),
                  get("qualifier", ""), get("baseline", ""), get("metric", ""),
-                 int(get("precision_exp", "") or 0), get("sentence", ""))
+                 int(get("precision_exp", "") or 0), get("sentence", ""), get("link", ""))
 
 
 def checked_rows(rows: list[dict[str, str]] | list[Claim], ref: Reference) -> list[dict[str, str]]:

@@ -300,7 +300,7 @@ def _read_claims(path: str):
                          baseline=row.baseline, metric=row.metric,
                          precision_exp=int(exp) if exp not in (None, "") else
                          significant_exp(format(row.value, "f")),
-                         sentence=raw.get("sentence", "")))
+                         sentence=raw.get("sentence", ""), link=raw.get("link", "")))
     return out
 
 

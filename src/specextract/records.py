@@ -115,7 +115,8 @@ class Claim:
             "variant": _text(self.variant), "operator": _text(self.operator),
             "qualifier": _text(self.qualifier), "baseline": _text(self.baseline),
             "metric": _text(self.metric), "precision_exp": _text(self.precision_exp),
-            "sentence": _text(self.sentence), "unit": ATTRIBUTE_UNITS[self.attribute],
+            "sentence": _text(self.sentence), "link": _text(self.link),
+            "unit": ATTRIBUTE_UNITS[self.attribute],
         }
 
 

@@ -5,7 +5,7 @@ attribute vocabulary with canonical units, the operators, qualifiers and verdict
 """
 from __future__ import annotations
 
-CODEBOOK_VERSION = "1.1"
+CODEBOOK_VERSION = "1.2"
 
 # Gold and export columns, in the codebook's order.
 CLAIM_COLUMNS: tuple[str, ...] = (
@@ -14,7 +14,7 @@ CLAIM_COLUMNS: tuple[str, ...] = (
 )
 # Columns the export adds after the codebook's own.
 EXTRA_COLUMNS: tuple[str, ...] = (
-    "start", "end", "sentence", "precision_exp", "expected_variant",
+    "start", "end", "sentence", "link", "precision_exp", "expected_variant",
     "expected_condition", "deviation", "diagnosis", "source", "confidence",
     "self_contradiction",
 )
