@@ -40,8 +40,8 @@ def spy(pattern, flags):
 re._compile = spy
 re.purge()
 import specextract
-for info in pkgutil.iter_modules(specextract.__path__):
-    module = importlib.import_module(f"specextract.{info.name}")
+for info in pkgutil.walk_packages(specextract.__path__, "specextract."):
+    module = importlib.import_module(info.name)
     for name, fn in vars(module).items():  # cached builders of patterns and tables
         if isinstance(fn, functools._lru_cache_wrapper) and getattr(fn, "__module__", "") == module.__name__:
             try:
@@ -49,9 +49,9 @@ for info in pkgutil.iter_modules(specextract.__path__):
                     fn()
             except Exception:
                 pass
-from specextract.runjob import run_job
-from specextract.executors import LocalExecutor
-from specextract.gold import load_gold
+from specextract.batch.job import run_job
+from specextract.batch.executors import LocalExecutor
+from specextract.eval.gold import load_gold
 ROOT = Path(sys.argv[1])
 with tempfile.TemporaryDirectory() as tmp:
     run_job([str(ROOT / "corpus")], Path(tmp), executor=LocalExecutor(), progress=False, echo=lambda s: None)

@@ -7,12 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from specextract import cues, lexicon, linking, quantities, script
-from specextract.datafiles import data_path, read_tsv
-from specextract.reference import load_reference
-from specextract.schema import ATTRIBUTES, QUALIFIERS
+from specextract.extract import cues, quantities
+from specextract.extract import mentions as lexicon
+from specextract.extract import prose as linking
+from specextract.normalize import script
+from specextract.lexicon.files import data_path, read_tsv
+from specextract.check.reference import load_reference
+from specextract.codebook import ATTRIBUTES, QUALIFIERS
 
-normalize = importlib.import_module("specextract.normalize")  # the module, not the function
+normalize = importlib.import_module("specextract.normalize.text")  # the module, not the function
 DATA = Path(data_path("chips.tsv")).parent
 TSV_FILES = sorted(p.name for p in DATA.glob("*.tsv"))
 

@@ -8,9 +8,9 @@ from decimal import Decimal
 
 import pytest
 
-from specextract.lexicon import Keyword, Mention
-from specextract.linking import Draft
-from specextract.quantities import Quantity
+from specextract.extract.mentions import Keyword, Mention
+from specextract.extract.prose import Draft
+from specextract.extract.quantities import Quantity
 from specextract.records import CheckedClaim, Claim
 
 ONE_UPDATE = [Claim, Quantity, Draft, Mention, Keyword, CheckedClaim]

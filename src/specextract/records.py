@@ -12,7 +12,7 @@ from functools import lru_cache
 from decimal import Decimal
 
 from .recordinit import one_update_init
-from .schema import ATTRIBUTE_UNITS, OPERATORS, QUALIFIERS, VERDICTS
+from .codebook import ATTRIBUTE_UNITS, OPERATORS, QUALIFIERS, VERDICTS
 
 
 @dataclass(frozen=True)
