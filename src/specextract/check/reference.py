@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
-from ..lexicon.files import bundled, data_path
+from ..lexicon.files import data_path
+from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from ..errors import DataFileError
 from .rules import (
     AttrSpec, condition_generations, entity_key, entity_name, parse_ratio, row_figures,
@@ -149,11 +150,10 @@ def load_reference(path: str | Path | None = None) -> Reference:
     return _CACHE[key]
 
 
-def attribute_specs() -> dict[str, tuple[AttrSpec, ...]]:
+def attribute_specs(lexicon: Lexicon | None = None) -> dict[str, tuple[AttrSpec, ...]]:
     """reference attribute -> its lines in reference_attributes.tsv."""
     specs: dict[str, list[AttrSpec]] = {}
-    for r in bundled("reference_attributes.tsv", ("reference_attribute", "codebook_attribute",
-                                                  "qualifier", "unit_factor", "reference_units")):
+    for r in lexicon_or_default(lexicon).rows("reference_attributes.tsv"):
         where, line = "reference_attributes.tsv", int(r["_line"])
         if r["codebook_attribute"] and r["codebook_attribute"] not in ATTRIBUTE_UNITS:
             raise DataFileError(where, line, f"unknown codebook attribute {r['codebook_attribute']!r}")
@@ -166,8 +166,8 @@ def attribute_specs() -> dict[str, tuple[AttrSpec, ...]]:
     return {k: tuple(v) for k, v in specs.items()}
 
 
-def drop_words() -> frozenset[str]:
-    return frozenset(r["word"] for r in bundled("reference_entities.tsv", ("word",)))
+def drop_words(lexicon: Lexicon | None = None) -> frozenset[str]:
+    return frozenset(r["word"] for r in lexicon_or_default(lexicon).rows("reference_entities.tsv"))
 
 
 def build_rows(frame: list[dict[str, str]], where: str) -> list[RefRow]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
+from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from .mentions import find_chips, find_keywords, find_qualifiers
 from .prose import Draft, Found, link_prose
 from ..normalize.text import Normalized, normalize
@@ -48,21 +49,22 @@ def active_regions(text: str) -> list[tuple[int, int]]:
     return regions
 
 
-def find_all(text: str) -> Found:
+def find_all(text: str, lexicon: Lexicon | None = None) -> Found:
     """Chips, keywords, qualifiers and quantities of normalized ``text``."""
+    lexicon = lexicon_or_default(lexicon)
     regions = active_regions(text)
-    chips = find_chips(text)
+    chips = find_chips(text, lexicon)
     taken = sorted((c.start, max(c.end, c.variant_end)) for c in chips)
-    keywords = [k for k in find_keywords(text, regions) if not _overlaps(k.start, k.end, taken)]
-    qualifiers = [q for q in find_qualifiers(text, regions) if not _overlaps(q.start, q.end, taken)]
+    keywords = [k for k in find_keywords(text, regions, lexicon) if not _overlaps(k.start, k.end, taken)]
+    qualifiers = [q for q in find_qualifiers(text, regions, lexicon) if not _overlaps(q.start, q.end, taken)]
     # chip names and Latin labels are blanked out before numbers are read, so that a
     # label run into a figure ("FP647.8", "Memory128 GB", "Matrix95.7") gives the figure
     masked = _mask(text, sorted([(c.start, c.end) for c in chips]
                                 + [(k.start, k.end) for k in keywords + qualifiers
                                    if LATIN_OR_DIGIT.match(text, k.start)
                                    and k.attribute not in ("pcie_gen", "-")]))
-    quantities = find_quantities(masked, regions)
-    return Found(text, masked, chips, keywords, qualifiers, quantities)
+    quantities = find_quantities(masked, regions, lexicon)
+    return Found(text, masked, chips, keywords, qualifiers, quantities, lexicon)
 
 
 def _overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
@@ -87,17 +89,19 @@ def _mask(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(pieces)
 
 
-def extract_normalized(original: str, norm: Normalized, doc_id: str = "") -> list[Claim]:
+def extract_normalized(original: str, norm: Normalized, doc_id: str = "",
+                       lexicon: Lexicon | None = None) -> list[Claim]:
     """Claims of a document whose normalization is already known."""
-    found = find_all(norm.text)
+    found = find_all(norm.text, lexicon)
     table_drafts, table_spans = link_tables(found)
     drafts = table_drafts + link_prose(found, table_spans)
     return dedupe(_to_claim(d, original, norm, doc_id) for d in drafts)
 
 
-def extract(text: str, doc_id: str = "") -> list[Claim]:
-    """Spec claims in an article's text (any script), with offsets into ``text``."""
-    return extract_normalized(text, normalize(text), doc_id)
+def extract(text: str, doc_id: str = "", lexicon: Lexicon | None = None) -> list[Claim]:
+    """Spec claims in an article's text (any script), with offsets into ``text``;
+    ``lexicon`` (a :class:`~specextract.lexicon.Lexicon`) replaces the bundled data files."""
+    return extract_normalized(text, normalize(text, lexicon), doc_id, lexicon)
 
 
 def _to_claim(d: Draft, original: str, norm: Normalized, doc_id: str) -> Claim:

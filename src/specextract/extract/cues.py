@@ -2,17 +2,19 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
-from ..lexicon.files import bundled
+from ..lexicon.lexicon import Lexicon
 from ..lexicon.trie import squash, trie_regex
 
 
-@lru_cache(maxsize=None)
-def cue_pattern(kind: str, anchor: str = "") -> re.Pattern:
+def cue_pattern(lex: Lexicon, kind: str, anchor: str = "") -> re.Pattern:
     """Regex of the cues of ``kind`` (longest first); ``anchor`` '$' pins it to the end
     of the searched text, '^' to the start."""
-    words = [r["cue"] for r in bundled("cues.tsv", ("cue", "kind", "value")) if r["kind"] == kind]
+    return lex.built(_cue_pattern, kind, anchor)
+
+
+def _cue_pattern(lex: Lexicon, kind: str, anchor: str) -> re.Pattern:
+    words = [r["cue"] for r in lex.of_kind("cues.tsv", kind)]
     core = trie_regex(words)
     if anchor == "$":
         return re.compile(rf"(?:{core})\s*$", re.IGNORECASE)
@@ -21,11 +23,9 @@ def cue_pattern(kind: str, anchor: str = "") -> re.Pattern:
     return re.compile(core, re.IGNORECASE)
 
 
-@lru_cache(maxsize=None)
-def cue_values(kind: str) -> dict[str, str]:
-    return {squash(r["cue"]): r["value"] for r in bundled("cues.tsv", ("cue", "kind", "value"))
-            if r["kind"] == kind}
+def cue_values(lex: Lexicon, kind: str) -> dict[str, str]:
+    return {squash(r["cue"]): r["value"] for r in lex.of_kind("cues.tsv", kind)}
 
 
-def cue_value(kind: str, matched: str) -> str:
-    return cue_values(kind).get(squash(matched), "")
+def cue_value(lex: Lexicon, kind: str, matched: str) -> str:
+    return lex.built(cue_values, kind).get(squash(matched), "")

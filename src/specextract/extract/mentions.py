@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..lexicon.files import bundled
-from ..lexicon.trie import either, first_chars, model_name, plain_trie, scan, trie_regex
+from ..lexicon.lexicon import Lexicon, lexicon_or_default
+from ..lexicon.trie import either, first_chars, model_name, plain_trie, scan, squash, trie_regex
 from ..recordinit import one_update_init
 
 CONTEXT_WINDOW = 40
@@ -71,9 +71,8 @@ def _alias_regex(aliases: list[str]) -> str:
     return either(parts, f"(?i:{first})" if first else "")
 
 
-@lru_cache(maxsize=1)
-def _chip_lexicon() -> tuple[re.Pattern, dict[str, dict[str, str]]]:
-    rows = bundled("chips.tsv", ("entity", "alias", "context"))
+def chip_lexicon(lex: Lexicon) -> tuple[re.Pattern, dict[str, dict[str, str]]]:
+    rows = lex.rows("chips.tsv")
     by_alias: dict[str, dict[str, str]] = {}
     for r in rows:
         by_alias[_norm_alias(r["alias"])] = r
@@ -90,9 +89,8 @@ def _context_regex(pattern: str) -> re.Pattern:
     return re.compile(pattern)
 
 
-@lru_cache(maxsize=1)
-def _variant_patterns() -> list[tuple[re.Pattern, str]]:
-    rows = bundled("variants.tsv", ("pattern", "canonical"))
+def variant_patterns(lex: Lexicon) -> list[tuple[re.Pattern, str]]:
+    rows = lex.rows("variants.tsv")
     return [(re.compile(r["pattern"], re.IGNORECASE), r["canonical"]) for r in rows]
 
 
@@ -104,9 +102,10 @@ VARIANT_STARTS = frozenset("0123456789SsPpNnAa")  # first characters of data/var
 VARIANT_SEP = re.compile(r"[\s\-_/]{0,2}")
 
 
-def find_chips(text: str) -> list[Mention]:
+def find_chips(text: str, lexicon: Lexicon | None = None) -> list[Mention]:
     """Chip mentions in ``text`` with entity, variant and whether a system is meant."""
-    pattern, by_alias = _chip_lexicon()
+    lex = lexicon_or_default(lexicon)
+    pattern, by_alias = lex.built(chip_lexicon)
     matches = [(m, by_alias.get(_norm_alias(m.group()))) for m in pattern.finditer(text)]
     # a short alias that needs context ("4090") also stands once the document has named
     # the chip in full ("RTX 4090")
@@ -123,7 +122,7 @@ def find_chips(text: str) -> list[Mention]:
         if row["context"] and not _in_context(text, m, row):
             if row["entity"] not in named or NOT_A_CHIP_AFTER.match(text, m.end()):
                 continue
-        variant, variant_end = read_variant(text, m.end())
+        variant, variant_end = read_variant(text, m.end(), lex)
         system = bool(SYSTEM_BEFORE.search(text[max(0, m.start() - 12):m.start()])
                       or SYSTEM_AFTER.match(text[m.end():m.end() + 12]))
         out.append(Mention(m.start(), m.end(), row["entity"], variant, variant_end, system))
@@ -138,7 +137,7 @@ def _in_context(text: str, m: re.Match, row: dict) -> bool:
     return bool(_context_regex(row["context"]).search(window))
 
 
-def read_variant(text: str, pos: int) -> tuple[str, int]:
+def read_variant(text: str, pos: int, lexicon: Lexicon | None = None) -> tuple[str, int]:
     """Variant words right after a chip name ("80GB SXM4"); returns (variant, end)."""
     parts: list[str] = []
     end = pos
@@ -148,7 +147,7 @@ def read_variant(text: str, pos: int) -> tuple[str, int]:
     while len(parts) < 3:
         sep = VARIANT_SEP.match(text, end)
         at = sep.end()
-        for regex, canonical in _variant_patterns():
+        for regex, canonical in lexicon_or_default(lexicon).built(variant_patterns):
             vm = regex.match(text, at)
             if vm:
                 parts.append(canonical.format(*vm.groups()))
@@ -159,49 +158,41 @@ def read_variant(text: str, pos: int) -> tuple[str, int]:
     return " ".join(parts), end
 
 
-@lru_cache(maxsize=1)
-def _keyword_lexicon() -> tuple[re.Pattern, dict[str, Keyword]]:
-    rows = bundled("attributes.tsv", ("keyword", "attribute", "qualifier", "dims"))
+def keyword_lexicon(lex: Lexicon) -> tuple[re.Pattern, dict[str, Keyword]]:
+    rows = lex.rows("attributes.tsv")
     table = {}
     for r in rows:
         dims = frozenset(d.strip() for d in r["dims"].split(",") if d.strip())
-        table[_squash(r["keyword"])] = Keyword(0, 0, r["attribute"], r["qualifier"], dims)
+        table[squash(r["keyword"])] = Keyword(0, 0, r["attribute"], r["qualifier"], dims)
     words = [r["keyword"] for r in rows]
     return _compile_words(words), table
 
 
-@lru_cache(maxsize=1)
-def _qualifier_lexicon() -> tuple[re.Pattern, dict[str, str]]:
-    rows = bundled("qualifiers.tsv", ("keyword", "qualifier"))
-    table = {_squash(r["keyword"]): r["qualifier"] for r in rows}
+def qualifier_lexicon(lex: Lexicon) -> tuple[re.Pattern, dict[str, str]]:
+    rows = lex.rows("qualifiers.tsv")
+    table = {squash(r["keyword"]): r["qualifier"] for r in rows}
     return _compile_words([r["keyword"] for r in rows]), table
-
-
-@lru_cache(maxsize=4096)
-def _squash(text: str) -> str:
-    """The table key of a matched word (cached: the same words recur)."""
-    return re.sub(r"\s+", "", text).lower()
 
 
 def _compile_words(words: list[str]) -> re.Pattern:
     return re.compile(trie_regex(words), re.IGNORECASE)
 
 
-def find_keywords(text: str, regions=None) -> list[Keyword]:
+def find_keywords(text: str, regions=None, lexicon: Lexicon | None = None) -> list[Keyword]:
     """Attribute keywords in ``text`` (only in ``regions``, when given)."""
-    pattern, table = _keyword_lexicon()
+    pattern, table = lexicon_or_default(lexicon).built(keyword_lexicon)
     out = []
     for m in scan(pattern, text, regions):
-        kw = table[_squash(m.group())]
+        kw = table[squash(m.group())]
         out.append(Keyword(m.start(), m.end(), kw.attribute, kw.qualifier, kw.dims))
     return out
 
 
-def find_qualifiers(text: str, regions=None) -> list[Keyword]:
+def find_qualifiers(text: str, regions=None, lexicon: Lexicon | None = None) -> list[Keyword]:
     """Qualifier words (sparse, dense, tensor, non-tensor) in ``text``."""
-    pattern, table = _qualifier_lexicon()
+    pattern, table = lexicon_or_default(lexicon).built(qualifier_lexicon)
     out = []
     for m in scan(pattern, text, regions):
-        qualifier = table[_squash(m.group())]
+        qualifier = table[squash(m.group())]
         out.append(Keyword(m.start(), m.end(), "", qualifier, frozenset()))
     return out

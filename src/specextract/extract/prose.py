@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from functools import lru_cache
 
 from .cues import cue_pattern, cue_value
-from ..lexicon.files import bundled
+from ..lexicon.lexicon import Lexicon, default_lexicon, lexicon_or_default
 from .mentions import Keyword, Mention
 from .quantities import Quantity
 from ..recordinit import one_update_init
@@ -109,6 +108,7 @@ class Found:
     keywords: list[Keyword]
     qualifiers: list[Keyword]
     quantities: list[Quantity]
+    lexicon: Lexicon = field(default_factory=default_lexicon)
 
     def __post_init__(self) -> None:
         self._sorted = {name: (items, [x.start for x in items]) for name, items in (
@@ -121,26 +121,23 @@ class Found:
         return items[bisect_left(starts, start):bisect_left(starts, end)]
 
 
-@lru_cache(maxsize=1)
-def plausible_ranges() -> dict[str, tuple[Decimal, Decimal]]:
-    rows = bundled("plausible.tsv", ("attribute", "min", "max"))
+def plausible_ranges(lex: Lexicon) -> dict[str, tuple[Decimal, Decimal]]:
+    rows = lex.rows("plausible.tsv")
     return {r["attribute"]: (Decimal(r["min"]), Decimal(r["max"])) for r in rows}
 
 
-@lru_cache(maxsize=1)
-def relations() -> tuple[dict[str, str], dict[str, str]]:
+def relations(lex: Lexicon) -> tuple[dict[str, str], dict[str, str]]:
     """(chip -> predecessor, architecture word (lower) -> chip)."""
-    rows = bundled("predecessors.tsv", ("kind", "name", "chip"))
-    pred = {r["name"]: r["chip"] for r in rows if r["kind"] == "predecessor"}
-    arch = {r["name"].lower(): r["chip"] for r in rows if r["kind"] == "architecture"}
+    pred = {r["name"]: r["chip"] for r in lex.of_kind("predecessors.tsv", "predecessor")}
+    arch = {r["name"].lower(): r["chip"] for r in lex.of_kind("predecessors.tsv", "architecture")}
     return pred, arch
 
 
 ANY_VALUE = (Decimal(0), Decimal("Infinity"))
 
 
-def plausible(attribute: str, value: Decimal) -> bool:
-    lo, hi = plausible_ranges().get(attribute, ANY_VALUE)
+def plausible(lex: Lexicon, attribute: str, value: Decimal) -> bool:
+    lo, hi = lex.built(plausible_ranges).get(attribute, ANY_VALUE)
     return lo <= value <= hi
 
 
@@ -162,7 +159,7 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
         if not s_q and not s_c:
             continue  # nothing to link, and the topic stays
         ctx = _Sentence(text, sent, s_c, within("keywords", start, end),
-                        within("qualifiers", start, end), topic, None, group)
+                        within("qualifiers", start, end), topic, None, group, found.lexicon)
         if s_q:
             ctx.all_keywords = found.keywords
             drafts.extend(ctx.link(s_q))
@@ -199,8 +196,9 @@ class _Sentence:
     """One sentence's chips, keywords and qualifiers; ``breaks`` (the clause ends) are
     found when first needed if None."""
 
-    def __init__(self, text, span, chips, keywords, quals, topic, breaks, group=()):
+    def __init__(self, text, span, chips, keywords, quals, topic, breaks, group=(), lex=None):
         self.text, self.span, self.chips, self.keywords = text, span, chips, keywords
+        self.lex = lexicon_or_default(lex)
         self.quals, self.topic, self.breaks, self.group = quals, topic, breaks, list(group)
         self.all_keywords = keywords
         self._baseline: dict[int, bool] = {}
@@ -265,8 +263,8 @@ class _Sentence:
         if PER_INSTANCE_BEFORE.search(self.text, max(self.span.start, q.start - 8), q.start):
             return True
         if self._exclusions is None:  # once per sentence
-            self._exclusions = [(m.start(), m.end(), cue_value("exclude", m.group()))
-                                for m in cue_pattern("exclude").finditer(
+            self._exclusions = [(m.start(), m.end(), cue_value(self.lex, "exclude", m.group()))
+                                for m in cue_pattern(self.lex, "exclude").finditer(
                                     self.text, self.span.start, self.span.end)]
             refuted = REFUTED.search(self.text, self.span.start, self.span.end)
             self._refuted_at = refuted.start() if refuted else None
@@ -312,7 +310,7 @@ class _Sentence:
             if attribute == "fp64" and "tensor" in qualifier.split(";"):
                 attribute = "fp64_tensor"
             value, exp = in_canonical(q, attribute)
-            if not plausible(attribute, value):
+            if not plausible(self.lex, attribute, value):
                 continue
             for chip in chips:
                 out.append(Draft(chip.entity, attribute, q, value, exp, self.span, chip.variant,
@@ -384,7 +382,7 @@ class _Sentence:
         clause = self.clause(q.start)
         in_clause = [k for k in before if k.start >= clause.start]
         # else an earlier keyword, unless the clause has its own generic label ("性能")
-        pool = in_clause or ([] if cue_pattern("generic_metric").search(self.text, clause.start, q.start)
+        pool = in_clause or ([] if cue_pattern(self.lex, "generic_metric").search(self.text, clause.start, q.start)
                              else before)
         if not pool:
             return None
@@ -450,13 +448,13 @@ class _Sentence:
     def _operator(self, q: Quantity) -> str:
         clause = self.clause(q.start)
         head = self.text[max(clause.start, q.start - 8):q.start]
-        m = cue_pattern("op_before", "$").search(head)
+        m = cue_pattern(self.lex, "op_before", "$").search(head)
         if m:
-            return cue_value("op_before", m.group()) or "="
+            return cue_value(self.lex, "op_before", m.group()) or "="
         tail = self.text[q.end:min(clause.end, q.end + 8)]
-        m = cue_pattern("op_after", "^").match(tail)
+        m = cue_pattern(self.lex, "op_after", "^").match(tail)
         if m:
-            return cue_value("op_after", m.group()) or "="
+            return cue_value(self.lex, "op_after", m.group()) or "="
         return "="
 
     def _qualifier(self, q: Quantity, kw: Keyword | None, attribute: str) -> str:
@@ -503,7 +501,7 @@ class _Sentence:
             if attribute is None:
                 continue
             value, exp = in_canonical(q, attribute)
-            if plausible(attribute, value):
+            if plausible(self.lex, attribute, value):
                 chip = next(c for c in chips if c.entity == entity)
                 out.append(Draft(entity, attribute, q, value, exp, self.span, chip.variant,
                                  self._operator(q), self._qualifier(q, kw, attribute)))
@@ -516,14 +514,14 @@ class _Sentence:
         if q.dimension == "percent":
             near = self.text[max(self.span.start, q.start - 8):q.start] + " " + \
                 self.text[q.end:min(self.span.end, q.end + 10)]
-            if not cue_pattern("increase").search(near):
+            if not cue_pattern(self.lex, "increase").search(near):
                 return None
             value, exp = 1 + q.value / 100, q.precision_exp - 2
         if q.written == "x" and CARDS_AFTER.match(self.text[q.end:q.end + 2]) \
                 and any(c.start - q.end <= 2 for c in self.chips if c.start >= q.end):
             return None  # "8x A100": a count of cards
         sentence_text = self.text[self.span.start:self.span.end]
-        if cue_pattern("exclude").search(sentence_text) and "CPU" in sentence_text.upper():
+        if cue_pattern(self.lex, "exclude").search(sentence_text) and "CPU" in sentence_text.upper():
             return None
         subject, baseline = self._comparison(q, clause)
         if not baseline:  # "容量约为H100的1.8倍，带宽提升43%", "2.4x the capacity … and 1.6x its bandwidth"
@@ -533,15 +531,15 @@ class _Sentence:
                 baseline = earlier[-1].baseline
         if subject is None or not baseline or subject.entity == baseline or subject.system:
             return None
-        if not plausible("speedup", value):
+        if not plausible(self.lex, "speedup", value):
             return None
         metric = self._metric(q, subject, figures)
         return Draft(subject.entity, "speedup", q, value, exp, self.span, subject.variant,
                      self._operator(q), "", baseline, metric)
 
     def _comparison(self, q: Quantity, clause: Span) -> tuple[Mention | None, str]:
-        pred, arch = relations()
-        compare_end = cue_pattern("compare", "$")
+        pred, arch = self.lex.built(relations)
+        compare_end = cue_pattern(self.lex, "compare", "$")
         before = [c for c in self.chips if c.end <= q.start]
         in_clause = [c for c in before if c.start >= clause.start]
         # a chip after a comparison word, before the figure: "是前代V100的5倍", "比V100快"
@@ -573,7 +571,7 @@ class _Sentence:
             if first is not None and first.start < subject.start:
                 return subject, first.entity
         window = self.text[self.span.start:min(self.span.end, q.end + 30)]
-        if cue_pattern("predecessor").search(window):
+        if cue_pattern(self.lex, "predecessor").search(window):
             return subject, pred.get(subject.entity, "")
         for m in ARCH_SUFFIX.finditer(window):  # "Volta架构", "Hopper GPU": the word before
             word = window[max(0, m.start() - 12):m.start()].lower()
@@ -613,7 +611,7 @@ class _Sentence:
                  and k.attribute not in NOT_METRICS and METRIC_AFTER.match(self.text[q.end:k.start])]
         if after:  # "2.4 times the capacity of", "1.6x its bandwidth"
             return after[0].attribute
-        if cue_pattern("generic_metric").search(self.text, clause.start, q.end + 6):
+        if cue_pattern(self.lex, "generic_metric").search(self.text, clause.start, q.end + 6):
             return ""
         before = [k for k in self.keywords if clause.start <= k.start and k.end <= q.start
                   and k.attribute not in NOT_METRICS]

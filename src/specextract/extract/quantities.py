@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import lru_cache
 
-from ..lexicon.files import bundled
+from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from ..lexicon.trie import FLEX_ONE, plain_trie, scan
 from .numbers import (MAGNITUDES, ORDINAL_WORDS, WORD_NUMBERS, Number, parse_arabic,
                        parse_cjk, scale, times)
@@ -56,13 +56,43 @@ class Quantity:
     pair: str = ""  # "dense" / "sparse" for the two halves of "156 / 312 TFLOPS"
 
 
-@lru_cache(maxsize=1)
-def unit_table() -> tuple[dict[str, tuple[str, Decimal, str]], str]:
+@dataclass(eq=False)
+class Units:
+    """A lexicon's units: the table, the alternation, and the regexes built on it."""
+
+    table: dict[str, tuple[str, Decimal, str]]
+    alternation: str
+    quantity: re.Pattern = None    # a number with its magnitude, unit or counter
+    after: re.Pattern = None       # a figure with a unit that ends where a search stops
+    in_label: re.Pattern = None    # a unit written in a table's row or column label
+
+    def __post_init__(self) -> None:
+        counters = "|".join(sorted(COUNTERS, key=len, reverse=True))
+        number = rf"(?P<num>{ARABIC})|(?P<cjk>{CJK_NUM})|(?P<word>{WORD_NUM})(?=\s)"
+        self.quantity = re.compile(
+            rf"(?=[0-9零〇一二两三四五六七八九十百千oOtTfFsSeEnN])(?:{number})(?:\s?{FLOP_WORDS}|(?P<mag>{MAGNITUDE})?"
+            rf"(?:\*?\s?(?:(?P<unit>{self.alternation})|(?P<counter>{counters})))?)"
+        )
+        self.after = re.compile(rf"\d\s?(?:{self.alternation})$")
+        self.in_label = re.compile(rf"(?<![A-Za-z])(?:{self.alternation})")
+
+    def info(self, unit_text: str) -> tuple[str, Decimal, str] | None:
+        """(dimension, factor, written) of a unit as matched, or None."""
+        key = " ".join(unit_text.split())
+        return self.table.get(key) or self.table.get(key.lower())
+
+
+def units_of(lexicon: Lexicon | None = None) -> Units:
+    """The units of ``lexicon`` (the bundled one by default), built once per lexicon."""
+    return lexicon_or_default(lexicon).built(_build_units)
+
+
+def _build_units(lex: Lexicon) -> Units:
     """(alias lower-cased or exact -> (dimension, factor, written), regex alternation).
 
     Case-exact aliases ("Gb" bits, "W", "x") come first as a plain alternation; the rest
     form one case-insensitive trie."""
-    rows = bundled("units.tsv", ("alias", "dimension", "factor", "written", "case"))
+    rows = lex.rows("units.tsv")
     table: dict[str, tuple[str, Decimal, str]] = {}
     exact, loose = [], []
     for r in sorted(rows, key=lambda r: len(r["alias"]), reverse=True):
@@ -72,7 +102,7 @@ def unit_table() -> tuple[dict[str, tuple[str, Decimal, str]], str]:
         (exact if is_exact else loose).append(alias)
     exact_alt = "|".join(re.escape(a) + _unit_end(a) for a in exact)
     loose_trie = plain_trie(loose, lambda a: a.replace(" ", FLEX_ONE), _unit_end)
-    return table, f"{exact_alt}|(?i:{loose_trie})"
+    return Units(table, f"{exact_alt}|(?i:{loose_trie})")
 
 
 def _unit_end(alias: str) -> str:
@@ -83,23 +113,9 @@ def _unit_end(alias: str) -> str:
     return r"(?-i:(?![A-Za-z]))" if len(alias) == 1 else r"(?-i:(?![a-z]))"
 
 
-@lru_cache(maxsize=1024)
-def unit_info(unit_text: str) -> tuple[str, Decimal, str] | None:
+def unit_info(unit_text: str, lexicon: Lexicon | None = None) -> tuple[str, Decimal, str] | None:
     """(dimension, factor, written) of a unit as matched, or None."""
-    table, _ = unit_table()
-    key = " ".join(unit_text.split())
-    return table.get(key) or table.get(key.lower())
-
-
-@lru_cache(maxsize=1)
-def quantity_pattern() -> re.Pattern:
-    _, units = unit_table()
-    counters = "|".join(sorted(COUNTERS, key=len, reverse=True))
-    number = rf"(?P<num>{ARABIC})|(?P<cjk>{CJK_NUM})|(?P<word>{WORD_NUM})(?=\s)"
-    return re.compile(
-        rf"(?=[0-9零〇一二两三四五六七八九十百千oOtTfFsSeEnN])(?:{number})(?:\s?{FLOP_WORDS}|(?P<mag>{MAGNITUDE})?"
-        rf"(?:\*?\s?(?:(?P<unit>{units})|(?P<counter>{counters})))?)"
-    )
+    return units_of(lexicon).info(unit_text)
 
 
 @lru_cache(maxsize=1)
@@ -113,12 +129,13 @@ RANGE_AFTER = re.compile(r"(?<!\s)\s*+(?:-|–|—|~|～|到|至|to)\s*+(?:\d|[�
 RANGE_JOIN = re.compile(r"(?<!\s)\s*+(?:-|–|—|~|～|到|至|to)\s*+$")
 
 
-def find_quantities(text: str, regions=None) -> list[Quantity]:
+def find_quantities(text: str, regions=None, lexicon: Lexicon | None = None) -> list[Quantity]:
     """All quantities in ``text`` (masked normalized text), in order; only in the
     (start, end) ``regions`` when given."""
+    units = units_of(lexicon)
     out: list[Quantity] = []
-    for m in scan(quantity_pattern(), text, regions):
-        q = _quantity(text, m)
+    for m in scan(units.quantity, text, regions):
+        q = _quantity(text, m, units)
         if q is not None:
             out.append(q)
     special = _ordinals(text, regions) + _node_names(text, regions)
@@ -127,7 +144,7 @@ def find_quantities(text: str, regions=None) -> list[Quantity]:
     out.extend(special)
     out.extend(_ratio_words(text, regions))
     out.sort(key=lambda q: q.start)
-    return _share_units(text, _mark_ranges(text, out))
+    return _share_units(text, _mark_ranges(text, out), units)
 
 
 def _overlaps_any(q: Quantity, others: list[Quantity]) -> bool:
@@ -144,7 +161,7 @@ SHARED_UNIT_AFTER = re.compile(r"^\*?[ \t]*+[(（][ \t]*+$")
 PAIR_JOIN = re.compile(r"^[ \t]*+\*?[ \t]*+[|/][ \t]*+$")
 
 
-def _share_units(text: str, quantities: list[Quantity]) -> list[Quantity]:
+def _share_units(text: str, quantities: list[Quantity], units: Units) -> list[Quantity]:
     """'15.7和19.5 TFLOPS', '183 | 366* TFLOPS': a bare number takes the unit written once
     after it; '733 TFLOPS (1,466 with sparsity)': the one before it. A 'dense | sparse'
     pair (the second twice the first) is marked as such."""
@@ -157,9 +174,9 @@ def _share_units(text: str, quantities: list[Quantity]) -> list[Quantity]:
             continue  # in a pipe table "|" separates cells, not a pair
         if a.dimension == "bare" and b.dimension not in ("bare", "ordinal", "count") \
                 and SHARED_UNIT_BEFORE.match(gap):
-            a = out[i - 1] = _with_unit_of(a, b)
+            a = out[i - 1] = _with_unit_of(a, b, units)
         elif b.dimension == "bare" and a.dimension == "throughput" and SHARED_UNIT_AFTER.match(gap):
-            b = out[i] = _with_unit_of(b, a)
+            b = out[i] = _with_unit_of(b, a, units)
         if a.dimension == b.dimension == "throughput" and PAIR_JOIN.match(gap) and a.value and b.value:
             if abs(b.value / a.value - 2) < Decimal("0.02"):  # "156 / 312"
                 out[i - 1], out[i] = replace(a, pair="dense"), replace(b, pair="sparse")
@@ -181,9 +198,9 @@ def _is_table_row(text: str, pos: int, seen: dict) -> bool:
     return seen[start]
 
 
-def _with_unit_of(bare: Quantity, other: Quantity) -> Quantity:
+def _with_unit_of(bare: Quantity, other: Quantity, units: Units) -> Quantity:
     """``bare`` in ``other``'s unit (the factor is read off ``other``'s written unit)."""
-    info = unit_info(other.written)
+    info = units.info(other.written)
     factor = info[1] if info else Decimal(1)
     number = times(Number(bare.value, bare.precision_exp), factor)
     return replace(bare, value=number.value, precision_exp=number.precision_exp,
@@ -205,7 +222,7 @@ def _mark_ranges(text: str, quantities: list[Quantity]) -> list[Quantity]:
 QUANTITY_GROUPS = ("num", "cjk", "word", "mag", "flopmag", "unit", "counter")
 
 
-def _quantity(text: str, m: re.Match) -> Quantity | None:
+def _quantity(text: str, m: re.Match, units: Units) -> Quantity | None:
     start = m.start()
     if start:
         before = text[start - 1]
@@ -213,10 +230,10 @@ def _quantity(text: str, m: re.Match) -> Quantity | None:
             # inside a word or model name, or an ordinal (handled apart) -- unless it
             # follows a unit, as in tables flattened into text ("7.8 TFLOPS9.7 TFLOPS",
             # "1530MHz1410MHz")
-            if not (before.isalpha() and _after_unit(text, start)):
+            if not (before.isalpha() and _after_unit(text, start, units)):
                 return None
     num, cjk, word, mag, flopmag, unit, counter = m.group(*QUANTITY_GROUPS)
-    reading = _reading(num, cjk, word, mag, flopmag, unit, counter)
+    reading = _reading(units, num, cjk, word, mag, flopmag, unit, counter)
     if reading is None:
         return None
     value, precision_exp, dimension, written = reading
@@ -233,7 +250,7 @@ def _quantity(text: str, m: re.Match) -> Quantity | None:
 
 
 @lru_cache(maxsize=4096)
-def _reading(num, cjk, word, mag, flopmag, unit, counter) -> tuple | None:
+def _reading(units, num, cjk, word, mag, flopmag, unit, counter) -> tuple | None:
     """(value, precision_exp, dimension, written) of a match's groups, or None when they
     make no figure (cached: the same figures recur throughout a corpus)."""
     if num:
@@ -253,7 +270,7 @@ def _reading(num, cjk, word, mag, flopmag, unit, counter) -> tuple | None:
         number = scale(number, MAGNITUDES[flopmag] - 12)  # -> T(FL)OPS
         dimension, written = "throughput", "万亿次"
     elif unit:
-        info = unit_info(unit)
+        info = units.info(unit)
         if info is None:
             return None
         dimension, factor, written = info
@@ -268,17 +285,11 @@ def _reading(num, cjk, word, mag, flopmag, unit, counter) -> tuple | None:
     return number.value, number.precision_exp, dimension, written
 
 
-@lru_cache(maxsize=1)
-def _unit_end_pattern() -> re.Pattern:
-    _, units = unit_table()
-    return re.compile(rf"\d\s?(?:{units})$")
-
-
-def _after_unit(text: str, start: int) -> bool:
+def _after_unit(text: str, start: int, units: Units) -> bool:
     """Does a unit (or an N/A cell) end right before ``start``?"""
     if text.endswith("N/A", 0, start):
         return True
-    m = _unit_end_pattern().search(text, max(0, start - 14), start)
+    m = units.after.search(text, max(0, start - 14), start)
     return bool(m) and m.group().lstrip("0123456789 ") not in ("x", "X")  # not "x16" lanes
 
 

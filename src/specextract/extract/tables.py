@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import lru_cache
 
 from .mentions import Keyword, Mention
 from .prose import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, Found, plausible,
                       in_canonical, inside_any)
-from .quantities import Quantity, unit_table, unit_info
+from .quantities import Quantity, units_of
 from .numbers import Number, times
 from ..codebook import ATTRIBUTE_UNITS, QUALIFIERS
 from .segment import Span
@@ -150,12 +149,6 @@ def _header_lacks_label(text: str, rows: list[list[Span]]) -> bool:
     return all(column(header[0]) > column(r[0]) + 2 for r in body if len(r) == common)
 
 
-@lru_cache(maxsize=1)
-def _label_unit_regex() -> re.Pattern:
-    _, alternation = unit_table()
-    return re.compile(rf"(?<![A-Za-z])(?:{alternation})")
-
-
 def _label(found: Found, label: Span) -> tuple[Keyword | None, tuple | None, set[str]]:
     """(attribute keyword, unit written in the label, qualifiers) of a row/column label."""
     kws = _in(found, "keywords", label)
@@ -164,9 +157,10 @@ def _label(found: Found, label: Span) -> tuple[Keyword | None, tuple | None, set
         precise = [k for k in kws if k.attribute in PRECISE_ATTRS]
         kw = precise[0] if precise else kws[0]
     unit = None
-    m = _label_unit_regex().search(found.text, label.start, label.end)
+    units = units_of(found.lexicon)
+    m = units.in_label.search(found.text, label.start, label.end)
     if m:
-        unit = unit_info(m.group())
+        unit = units.info(m.group())
     quals = {q.qualifier for q in _in(found, "qualifiers", label)}
     return kw, unit, quals
 
@@ -208,7 +202,7 @@ def _one_cell(found: Found, chip: Mention, cell: Span, kw: Keyword | None, unit,
         if attribute is None:
             continue
         value, exp = in_canonical(q, attribute)
-        if not plausible(attribute, value):
+        if not plausible(found.lexicon, attribute, value):
             continue
         cell_quals = set(quals)
         if q0.pair and attribute in THROUGHPUT_ATTRS:

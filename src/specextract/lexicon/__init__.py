@@ -7,8 +7,9 @@ alternation per lexicon) for the finders in :mod:`specextract.extract` and
 """
 from __future__ import annotations
 
-from .files import bundled, data_path, parse_codepoints, read_tsv
+from .files import data_path, parse_codepoints, read_tsv
+from .lexicon import DATA_FILES, DataFile, Lexicon, default_lexicon
 from .trie import plain_trie, scan, squash, trie_regex
 
-__all__ = ["bundled", "data_path", "parse_codepoints", "read_tsv", "plain_trie", "scan",
-           "squash", "trie_regex"]
+__all__ = ["DATA_FILES", "DataFile", "Lexicon", "data_path", "default_lexicon",
+           "parse_codepoints", "read_tsv", "plain_trie", "scan", "squash", "trie_regex"]

@@ -5,7 +5,6 @@ holds and where it comes from); the first other line names the columns.
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -48,12 +47,6 @@ def read_tsv(path: str | Path, required: tuple[str, ...] = ()) -> list[dict[str,
     if header is None:
         raise DataFileError(str(path), None, "no header line")
     return rows
-
-
-@lru_cache(maxsize=None)
-def bundled(name: str, required: tuple[str, ...] = ()) -> tuple[dict[str, str], ...]:
-    """Cached rows of a bundled data file."""
-    return tuple(read_tsv(data_path(name), required))
 
 
 def parse_codepoints(spec: str, where: str = "", row: int | None = None) -> list[str]:

@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 import opencc
 
-from ..lexicon.files import bundled
+from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from ..lexicon.trie import plain_trie
 from .offsets import Edit, OffsetMap, RunBuilder, apply_edits
 
@@ -88,14 +88,14 @@ def is_traditional(counts: dict[str, int]) -> bool:
     return counts["trad"] > 0 and counts["trad"] > 2 * counts["simp"]
 
 
-def to_simplified(text: str) -> tuple[str, OffsetMap | None]:
+def to_simplified(text: str, lexicon: Lexicon | None = None) -> tuple[str, OffsetMap | None]:
     """Traditional -> simplified with the domain's terms; returns text and map (None = identity)."""
     t2s, _ = _converters()
     converted = t2s.convert(text)
     step: OffsetMap | None = None
     if len(converted) != len(text):
         converted, step = _aligned_convert(text, t2s)
-    termed, term_map = apply_edits(converted, _term_edits(converted))
+    termed, term_map = apply_edits(converted, _term_edits(converted, lexicon))
     if term_map is None:
         return termed, step
     return termed, (step.then(term_map) if step is not None else term_map)
@@ -128,13 +128,12 @@ def _aligned_convert(text: str, conv: opencc.OpenCC) -> tuple[str, OffsetMap]:
     return "".join(pieces), out.build(out_pos)
 
 
-@lru_cache(maxsize=1)
-def _term_pattern() -> tuple[re.Pattern, dict[str, str]]:
-    rows = bundled("zh_hant_terms.tsv", ("term", "mainland"))
+def term_pattern(lex: Lexicon) -> tuple[re.Pattern, dict[str, str]]:
+    rows = lex.rows("zh_hant_terms.tsv")
     table = {r["term"]: r["mainland"] for r in rows}
     return re.compile(plain_trie(list(table))), table  # a trie: longest term first
 
 
-def _term_edits(text: str) -> list[Edit]:
-    pattern, table = _term_pattern()
+def _term_edits(text: str, lexicon: Lexicon | None = None) -> list[Edit]:
+    pattern, table = lexicon_or_default(lexicon).built(term_pattern)
     return [Edit(m.start(), m.end(), table[m.group()]) for m in pattern.finditer(text)]

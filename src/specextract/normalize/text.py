@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
-from ..lexicon.files import bundled, data_path, parse_codepoints
+from ..lexicon.files import parse_codepoints
+from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from .offsets import OffsetMap, delete_matches
 from .script import classify, is_traditional, script_counts, to_simplified
 
@@ -37,13 +37,12 @@ class Normalized:
         return self.to_original.span(start, end, self.original_length)
 
 
-@lru_cache(maxsize=1)
-def _char_tables() -> tuple[dict[int, str], re.Pattern, str]:
+def char_tables(lex: Lexicon) -> tuple[dict[int, str], re.Pattern, str]:
     """(translate table for spaces and width folding, regex of runs it applies to,
     character class of invisible characters to delete)."""
-    path = str(data_path("normalize_chars.tsv"))
+    path = str(lex.paths["normalize_chars.tsv"])
     groups: dict[str, list[str]] = {"delete": [], "space": [], "keep": []}
-    for row in bundled("normalize_chars.tsv", ("action", "codepoints")):
+    for row in lex.rows("normalize_chars.tsv"):
         line = int(row["_line"])
         groups.setdefault(row["action"], []).extend(
             parse_codepoints(row["codepoints"], path, line))
@@ -57,33 +56,37 @@ def _char_tables() -> tuple[dict[int, str], re.Pattern, str]:
     return table, folded, invisible
 
 
-@lru_cache(maxsize=1)
-def noise_pattern() -> re.Pattern:
+def noise_pattern(lexicon: Lexicon | None = None) -> re.Pattern:
     """Scraping noise to delete: pinyin after a character, and invisible characters.
 
     The parenthesis comes first so the scan is cheap; the look-behinds then check what
     precedes it: a Han character or a letter for a tone-marked syllable, a Han
     character only for a toneless one."""
-    toneless = "|".join(r["syllable"] for r in bundled("pinyin_noise.tsv", ("syllable",)))
+    return lexicon_or_default(lexicon).built(_noise_pattern)
+
+
+def _noise_pattern(lex: Lexicon) -> re.Pattern:
+    toneless = "|".join(r["syllable"] for r in lex.rows("pinyin_noise.tsv"))
     toned = rf"(?=[a-zü]*[{TONE_VOWELS}]){SYLLABLE}"
-    _, _, invisible = _char_tables()
+    _, _, invisible = lex.built(char_tables)
     return re.compile(
         rf"(\((?:(?<=[{HAN}A-Za-z]\(){toned}|(?<=[{HAN}]\()(?:{toneless}))\)|{invisible})")
 
 
-def normalize(text: str) -> Normalized:
+def normalize(text: str, lexicon: Lexicon | None = None) -> Normalized:
     """Normalize ``text``; see the module docstring for the steps."""
+    lex = lexicon_or_default(lexicon)
     mapping = OffsetMap.identity(len(text))
-    current, step = delete_matches(text, noise_pattern())
+    current, step = delete_matches(text, noise_pattern(lex))
     if step is not None:
         mapping = mapping.then(step)
-    table, folded, _ = _char_tables()
+    table, folded, _ = lex.built(char_tables)
     # length-preserving: the map is unchanged
     current = folded.sub(lambda m: m.group().translate(table), current)
     counts = script_counts(current)
     script = classify(counts)
     if is_traditional(counts):
-        current, step = to_simplified(current)
+        current, step = to_simplified(current, lex)
         if step is not None:
             mapping = mapping.then(step)
     return Normalized(current, mapping, script, len(text))
