@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from decimal import Decimal
 
-from .recordinit import one_update_init
 from .codebook import ATTRIBUTE_UNITS, OPERATORS, QUALIFIERS, VERDICTS
 
 
@@ -52,7 +51,6 @@ def _plain(value: Decimal) -> str:
 _plain_remembered = lru_cache(maxsize=10_000)(_plain)
 
 
-@one_update_init
 @dataclass(frozen=True)
 class Claim:
     """One spec claim in the codebook's sense.
@@ -118,7 +116,6 @@ class Claim:
         }
 
 
-@one_update_init
 @dataclass(frozen=True)
 class CheckedClaim:
     """A claim with its verdict and the evidence behind it."""

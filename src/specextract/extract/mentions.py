@@ -12,12 +12,10 @@ from functools import lru_cache
 
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from ..lexicon.trie import either, first_chars, model_name, plain_trie, scan, squash, trie_regex
-from ..recordinit import one_update_init
 
 CONTEXT_WINDOW = 40
 
 
-@one_update_init
 @dataclass(frozen=True)
 class Mention:
     """A chip named in the text."""
@@ -30,7 +28,6 @@ class Mention:
     system: bool = False  # named as part of a system (DGX A100, NVL72): its figures are totals
 
 
-@one_update_init
 @dataclass(frozen=True)
 class Keyword:
     """An attribute keyword or a qualifier word."""

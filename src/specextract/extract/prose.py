@@ -26,7 +26,6 @@ from .cues import cue_pattern, cue_value
 from ..lexicon.lexicon import Lexicon, default_lexicon, lexicon_or_default
 from .mentions import Keyword, Mention
 from .quantities import Quantity
-from ..recordinit import one_update_init
 from ..codebook import PRECISION_ATTRIBUTES, QUALIFIERS
 from .segment import Span, clause_breaks, sentences
 
@@ -80,7 +79,6 @@ OF_AFTER = re.compile(r"(?<!\s)\s*+[的嘅]")  # "是V100的": the chip is what 
 CARDS_AFTER = re.compile(r"\s?(?:[A-Z]|\d)")  # "8x A100"
 
 
-@one_update_init
 @dataclass(frozen=True)
 class Draft:
     """A claim before it is mapped back to the original text."""

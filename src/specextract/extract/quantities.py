@@ -17,7 +17,6 @@ from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from ..lexicon.trie import FLEX_ONE, plain_trie, scan
 from .numbers import (MAGNITUDES, ORDINAL_WORDS, WORD_NUMBERS, Number, parse_arabic,
                        parse_cjk, scale, times)
-from ..recordinit import one_update_init
 
 ARABIC = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 CJK_NUM = r"[零〇一二两三四五六七八九十百千]+"
@@ -39,7 +38,6 @@ ORDINAL_PATTERNS = (
 )
 
 
-@one_update_init
 @dataclass(frozen=True)
 class Quantity:
     """A number with its unit, in the dimension's base unit (see data/units.tsv)."""
