@@ -7,8 +7,9 @@ DEVSTAMP := $(VENV)/.installed-dev
 FUZZSTAMP := $(VENV)/.installed-fuzz
 FUZZ_SECONDS ?= 120
 SRC    := pyproject.toml
+DEVSET ?= ../shared/devset
 
-.PHONY: run test eval gold bench bench-hostile fuzz clean
+.PHONY: run test eval eval-dev gold bench bench-hostile fuzz clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +35,12 @@ test: $(DEVSTAMP)
 
 eval: $(STAMP)
 	$(BIN)/specextract eval --gold gold/claims.csv corpus
+
+# accuracy on the real-text dev set beside the checkout, when it is there
+eval-dev: $(STAMP)
+	@if [ -f $(DEVSET)/gold.csv ]; then \
+		$(BIN)/specextract eval --gold $(DEVSET)/gold.csv $(DEVSET)/corpus; \
+	else echo "eval-dev: no dev set at $(DEVSET) (set DEVSET=...)"; fi
 
 gold: $(STAMP)
 	$(BIN)/python -m specextract.eval.gold gold/claims.csv gold/parts/*.csv

@@ -23,8 +23,10 @@ from re import _parser as sre_parse
 ROOT = Path(__file__).resolve().parents[1]
 
 COLLECTOR = r'''
-import json, os, re, sys, tempfile, pkgutil, importlib, inspect, functools
+import json, os, re, sys, tempfile, pkgutil, importlib, importlib.util, inspect, functools
 from pathlib import Path
+# the package's own folder (not site-packages or a venv that lives inside the checkout)
+PACKAGE = os.path.dirname(os.path.realpath(importlib.util.find_spec("specextract").origin)) + os.sep
 found = {}
 real = re._compile
 def spy(pattern, flags):
@@ -32,14 +34,15 @@ def spy(pattern, flags):
     frame = sys._getframe(1)
     while frame is not None and frame.f_code.co_filename == re.__file__:
         frame = frame.f_back
-    where = frame and frame.f_code.co_filename
-    if where and os.sep + "specextract" + os.sep in where and not isinstance(pattern, re.Pattern):
+    where = frame and os.path.realpath(frame.f_code.co_filename)
+    if where and where.startswith(PACKAGE) and not isinstance(pattern, re.Pattern):
         key = (type(pattern).__name__, pattern if isinstance(pattern, str) else pattern.decode("latin-1"), int(compiled.flags))
         found.setdefault(key, f"{Path(where).stem}:{frame.f_lineno}")
     return compiled
 re._compile = spy
 re.purge()
 import specextract
+from specextract.lexicon import default_lexicon
 for info in pkgutil.walk_packages(specextract.__path__, "specextract."):
     module = importlib.import_module(info.name)
     for name, fn in vars(module).items():  # cached builders of patterns and tables
@@ -49,6 +52,13 @@ for info in pkgutil.walk_packages(specextract.__path__, "specextract."):
                     fn()
             except Exception:
                 pass
+        elif inspect.isfunction(fn) and fn.__module__ == module.__name__:  # builders from a lexicon
+            required = [p for p in inspect.signature(fn).parameters.values() if p.default is p.empty]
+            if [p.name for p in required] == ["lex"]:
+                try:
+                    default_lexicon().built(fn)
+                except Exception:
+                    pass
 from specextract.batch.job import run_job
 from specextract.batch.executors import LocalExecutor
 from specextract.eval.gold import load_gold

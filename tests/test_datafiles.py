@@ -12,6 +12,7 @@ from specextract.extract import mentions as lexicon
 from specextract.extract import prose as linking
 from specextract.normalize import script
 import specextract
+from specextract.eval import error_analysis
 from specextract.lexicon import DATA_FILES, Lexicon
 from specextract.lexicon.files import data_path, read_tsv
 from specextract.check.reference import attribute_specs, drop_words, load_reference
@@ -123,6 +124,7 @@ def test_every_declared_file_and_kind_is_read():
         text = specextract.read_document(path).text
         specextract.extract(text, lexicon=lex)
     attribute_specs(lex), drop_words(lex)   # what load_reference reads beside the table
+    error_analysis.hints(lex)               # what `eval --errors` reads
     assert lex.read == set(DATA_FILES)
     selected = {(n, k) for n, d in DATA_FILES.items() if d.kind_column in ("kind",)
                 for k in d.kinds}

@@ -11,7 +11,11 @@ modules this suite does not own are strict xfails naming the pattern (for the le
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+
+import specextract
 
 from regexkit import as_subject, attack_units, collect_patterns, scan_time
 
@@ -60,6 +64,14 @@ def test_patterns_were_collected():
     modules = {where.split(":")[0] for _, where in PATTERNS}
     assert len(PATTERNS) > 50
     assert {"quantities", "mentions", "prose", "text", "html", "decode"} <= modules
+
+
+def test_only_the_package_own_patterns_are_collected():
+    """A checkout in a folder named specextract, with its venv inside, still collects only
+    patterns compiled by files of the package itself (not of spaCy, pydantic, rich ...)."""
+    package = Path(specextract.__file__).resolve().parent
+    own = {path.stem for path in package.rglob("*.py")}
+    assert {where.split(":")[0] for _, where in PATTERNS} <= own
 
 
 @pytest.mark.parametrize("pattern,where", list(_params()))

@@ -74,6 +74,7 @@ class Claim:
     metric: str = ""
     precision_exp: int = 0
     sentence: str = ""
+    link: str = ""  # how the chip was found (extract's LINKS); empty when not known
 
     def __post_init__(self) -> None:
         if self.attribute not in ATTRIBUTE_UNITS:

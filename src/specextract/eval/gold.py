@@ -28,6 +28,9 @@ from ..codebook import (
 # A plain decimal as the codebook writes it: ASCII digits, optional fraction, no sign,
 # no exponent, no thousands separators, no surrounding spaces.
 PLAIN_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]+)?\Z")
+# what a contradicted claim's expected cell may say when the chip lacks the feature (codebook
+# "Verdicts": FP8 on an A100); it is read as no expected value
+LACKS_FEATURE = frozenset({"not supported", "none", "n/a"})
 SPEEDUP = "speedup"
 
 
@@ -162,6 +165,16 @@ def _check_verdict(verdict: str, expected: Decimal | None, require_verdict: bool
         raise ValueError(f"{verdict} claim without an expected value")
 
 
+def _expected(text: str, verdict: str) -> Decimal | None:
+    """The expected cell: empty, a plain decimal, or (contradicted only) a word saying the
+    chip lacks the feature."""
+    if not text:
+        return None
+    if verdict != SUPPORTED and verdict != APPROXIMATE and text.strip().lower() in LACKS_FEATURE:
+        return None
+    return _decimal(text, "expected")
+
+
 def _row_from_cells(cells: dict[str, str], line: int, require_verdict: bool) -> ClaimRow:
     """Validate one row's codebook cells; raises ValueError with the problem."""
     for column in ("doc_id", "entity", "surface"):
@@ -179,7 +192,7 @@ def _row_from_cells(cells: dict[str, str], line: int, require_verdict: bool) -> 
         raise ValueError(f"unknown operator {operator!r} (known: {' '.join(OPERATORS)})")
     _check_qualifier(cells["qualifier"])
     _check_speedup_fields(cells)
-    expected = _decimal(cells["expected"], "expected") if cells["expected"] else None
+    expected = _expected(cells["expected"], cells["verdict"])
     _check_verdict(cells["verdict"], expected, require_verdict)
     return ClaimRow(
         doc_id=cells["doc_id"], entity=cells["entity"], variant=cells["variant"],

@@ -112,7 +112,7 @@ def _to_claim(d: Draft, original: str, norm: Normalized, doc_id: str) -> Claim:
                  surface=original[start:end], start=start, end=end, variant=d.variant,
                  operator=d.operator, qualifier=d.qualifier, baseline=d.baseline,
                  metric=d.metric, precision_exp=d.precision_exp,
-                 sentence=" ".join(original[s_start:s_end].split())[:500])
+                 sentence=" ".join(original[s_start:s_end].split())[:500], link=d.link)
 
 
 def dedupe(claims) -> list[Claim]:

@@ -27,7 +27,7 @@ from ..lexicon.lexicon import Lexicon, default_lexicon, lexicon_or_default
 from .mentions import Keyword, Mention
 from .quantities import Quantity
 from ..codebook import PRECISION_ATTRIBUTES, QUALIFIERS
-from .segment import Span, clause_breaks, sentences
+from .segment import Span, clause_breaks, list_under, sentences
 
 DEFAULT_ATTRIBUTE = {"throughput": "compute", "bandwidth": "memory_bandwidth",
                      "bits": "memory_bus_width",
@@ -94,6 +94,33 @@ class Draft:
     qualifier: str = ""
     baseline: str = ""
     metric: str = ""
+    link: str = ""  # how the chip was found: one of LINKS
+
+
+# How a figure's chip was found (a claim's link evidence). STRONG_LINKS name the chip where
+# the figure is (its clause, a possessive, a table's header); the others carry it from
+# further away, and a figure that disagrees with the reference through one of them is no
+# accusation the text clearly makes.
+LINKS = {
+    "clause": "chip named in the figure's clause",
+    "possessive": "chip's figure (H100's / H100的)",
+    "after": "chip named right after the figure",
+    "joined": "chips joined before the figure (A和B都)",
+    "respectively": "i-th chip of a respectively list",
+    "table-column": "table column header",
+    "table-row": "table row label",
+    "run-table": "flattened table header",
+    "comparison": "subject and baseline of a comparison",
+    "sentence": "chip named earlier in the sentence",
+    "pronoun": "pronoun for the sentence's first chip",
+    "group": "chips of the previous sentence (三张卡都)",
+    "topic": "carried from an earlier sentence of the paragraph",
+    "list-head": "named above the spec list the figure stands in",
+    "topic-far": "carried from an earlier paragraph",
+    "from": "old figure of a from-to change",
+}
+STRONG_LINKS = frozenset({"clause", "possessive", "after", "joined", "respectively",
+                          "table-column", "table-row", "run-table", "comparison"})
 
 
 @dataclass
@@ -284,7 +311,7 @@ class _Sentence:
     # -- figures -----------------------------------------------------------------
     def _figure(self, q: Quantity) -> list[Draft]:
         kw = self._attribute_keyword(q)
-        chips = self._chips(q)
+        chips, how = self._chips(q)
         if not chips:
             return []
         out = []
@@ -312,7 +339,7 @@ class _Sentence:
                 continue
             for chip in chips:
                 out.append(Draft(chip.entity, attribute, q, value, exp, self.span, chip.variant,
-                                 self._operator(q), qualifier))
+                                 self._operator(q), qualifier, link=how))
         return out
 
     def _paragraph_bandwidth(self, q: Quantity) -> str:
@@ -338,14 +365,14 @@ class _Sentence:
             group.append(k)
         return group
 
-    def _chips(self, q: Quantity) -> list[Mention]:
-        """The chip(s) a figure is about: 'P100和V100都是4096-bit' names two, and
-        '三张卡都是…' all those the text just named."""
+    def _chips(self, q: Quantity) -> tuple[list[Mention], str]:
+        """The chip(s) a figure is about, and how they were found (a key of LINKS):
+        'P100和V100都是4096-bit' names two, and '三张卡都是…' all those the text just named."""
         if not self.chips and self.group and self._first("group", GROUP_REF) < q.start:
-            return self.group
-        chip = self._chip(q)
+            return self.group, "group"
+        chip, how = self._chip(q)
         if chip is None or chip.system:
-            return []
+            return [], ""
         group = [chip]
         earlier = [c for c in self.chips if c.end <= chip.start]
         if earlier and BOTH.search(self.text[max(chip.end, chip.variant_end):q.start]):
@@ -353,7 +380,7 @@ class _Sentence:
                 if not CHIP_JOIN.match(self.text[c.end:group[0].start]):
                     break
                 group.insert(0, c)
-        return group
+        return group, ("joined" if len(group) > 1 else how)
 
     def _attribute_keyword(self, q: Quantity) -> Keyword | None:
         dim = "count" if q.dimension in ("bare", "count") else q.dimension
@@ -418,29 +445,45 @@ class _Sentence:
             return None if q.written == "MB" else "memory_size"  # an MB figure needs "L2"
         return DEFAULT_ATTRIBUTE.get(q.dimension)
 
-    def _chip(self, q: Quantity) -> Mention | None:
+    def _chip(self, q: Quantity) -> tuple[Mention | None, str]:
+        """The chip a figure is about, and how it was found (a key of LINKS)."""
         before = [c for c in self.chips if c.end <= q.start]
         if before:
             gap = self.text[max(before[-1].end, before[-1].variant_end):q.start]
             if POSSESSIVE.match(gap) or POSSESSIVE_LIST.match(gap):
-                return before[-1]  # "the H100's 80 billion", "V100的900 GB/s", "H100的80GB、3.35TB/s"
+                # "the H100's 80 billion", "V100的900 GB/s", "H100的80GB、3.35TB/s"
+                return before[-1], "possessive"
         if FROM_TO.search(self.text, max(self.span.start, q.start - 3), q.start):
             # "与A100相比，A800的带宽从600GB/s降到400GB/s": the old figure is the other chip's
             others = [c for c in before if self.is_baseline(c)]
-            return others[-1] if others else None
+            return (others[-1], "from") if others else (None, "")
         subjects = [c for c in before if not self.is_baseline(c)]
         if subjects and self._any_between("pronoun", PRONOUN_START, subjects[-1].end, q.start):
-            return subjects[0]  # "the L40S is 2.4x the A6000, and it adds FP8 at 733 TFLOPS"
+            return subjects[0], "pronoun"  # "the L40S is 2.4x the A6000, and it adds FP8 …"
         if subjects:
-            return subjects[-1]
+            return subjects[-1], self._nearness(subjects[-1], q)
         if before and not self._any_between("pronoun", PRONOUN_START, self.span.start, q.start):
-            return before[-1]
+            return before[-1], self._nearness(before[-1], q)
         clause = self.clause(q.start)
         after = [c for c in self.chips if c.start >= q.end and c.start < clause.end
                  and c.start - q.end <= 12]
         if after:
-            return after[0]
-        return self.topic  # no subject before the figure (``subjects`` is empty here)
+            return after[0], "after"
+        # no subject before the figure (``subjects`` is empty here)
+        return (self.topic, self._topic_link(q)) if self.topic is not None else (None, "")
+
+    def _topic_link(self, q: Quantity) -> str:
+        """How close the carried topic is: its own paragraph, the head of the spec list the
+        figure stands in, or further away."""
+        if "\n" not in self.text[self.topic.start:q.start]:
+            return "topic"
+        if list_under(self.text, self.topic.start, q.start):
+            return "list-head"
+        return "topic-far"
+
+    def _nearness(self, chip: Mention, q: Quantity) -> str:
+        """'clause' when ``chip`` is in the figure's clause, else 'sentence'."""
+        return "clause" if chip.start >= self.clause(q.start).start else "sentence"
 
 
     def _operator(self, q: Quantity) -> str:
@@ -502,7 +545,8 @@ class _Sentence:
             if plausible(self.lex, attribute, value):
                 chip = next(c for c in chips if c.entity == entity)
                 out.append(Draft(entity, attribute, q, value, exp, self.span, chip.variant,
-                                 self._operator(q), self._qualifier(q, kw, attribute)))
+                                 self._operator(q), self._qualifier(q, kw, attribute),
+                                 link="respectively"))
         return out
 
     # -- speed-ups ---------------------------------------------------------------
@@ -533,7 +577,7 @@ class _Sentence:
             return None
         metric = self._metric(q, subject, figures)
         return Draft(subject.entity, "speedup", q, value, exp, self.span, subject.variant,
-                     self._operator(q), "", baseline, metric)
+                     self._operator(q), "", baseline, metric, link="comparison")
 
     def _comparison(self, q: Quantity, clause: Span) -> tuple[Mention | None, str]:
         pred, arch = self.lex.built(relations)

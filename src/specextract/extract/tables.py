@@ -125,12 +125,12 @@ def _read_grid(found: Found, rows: list[list[Span]]) -> list[Draft]:
         for row in rows[1:]:
             for j, chip in col_chips.items():
                 if j < len(row):
-                    out.extend(_cell_drafts(found, chip, row[0], row[j], labels))
+                    out.extend(_cell_drafts(found, chip, row[0], row[j], labels, "table-column"))
     elif row_chips:
         for i, chip in row_chips.items():
             row = rows[i]
             for j in range(1, min(len(row), len(header))):
-                out.extend(_cell_drafts(found, chip, header[j], row[j], labels))
+                out.extend(_cell_drafts(found, chip, header[j], row[j], labels, "table-row"))
     return out
 
 
@@ -166,7 +166,7 @@ def _label(found: Found, label: Span) -> tuple[Keyword | None, tuple | None, set
 
 
 def _cell_drafts(found: Found, chip: Mention, label: Span, cell: Span,
-                 labels: dict[Span, tuple] | None = None) -> list[Draft]:
+                 labels: dict[Span, tuple] | None = None, link: str = "") -> list[Draft]:
     """Drafts of one cell; a label naming several precisions ("FP16/BF16") gives each.
     ``labels`` remembers what each label says (a row's label serves every chip)."""
     info = labels.get(label) if labels is not None else None
@@ -180,13 +180,13 @@ def _cell_drafts(found: Found, chip: Mention, label: Span, cell: Span,
     if kw is not None and len(group) > 1 and kw in group:
         out = []
         for k in group:
-            out.extend(_one_cell(found, chip, cell, k, unit, set(quals)))
+            out.extend(_one_cell(found, chip, cell, k, unit, set(quals), link))
         return out
-    return _one_cell(found, chip, cell, kw, unit, set(quals))
+    return _one_cell(found, chip, cell, kw, unit, set(quals), link)
 
 
 def _one_cell(found: Found, chip: Mention, cell: Span, kw: Keyword | None, unit,
-              quals: set[str]) -> list[Draft]:
+              quals: set[str], link: str = "") -> list[Draft]:
     quantities = found.within("quantities", cell.start, cell.end)
     if not quantities:
         return []
@@ -220,7 +220,8 @@ def _one_cell(found: Found, chip: Mention, cell: Span, kw: Keyword | None, unit,
             cell_quals.discard("tensor")
         operator = ">=" if OP_BEFORE.search(found.text[cell.start:q.start]) else "="
         out.append(Draft(chip.entity, attribute, q, value, exp, Span(cell.start, cell.end),
-                         chip.variant, operator, ";".join(x for x in QUALIFIERS if x in cell_quals)))
+                         chip.variant, operator, ";".join(x for x in QUALIFIERS if x in cell_quals),
+                         link=link))
     return out
 
 
@@ -328,6 +329,6 @@ def _run_rows(found: Found, header: list[Mention], stop_at: int,
         label = Span(kw.start, cells[0][0])
         for chip, (s0, e0, q) in zip(header, cells):
             if q is not None:
-                drafts.extend(_cell_drafts(found, chip, label, Span(s0, e0), labels))
+                drafts.extend(_cell_drafts(found, chip, label, Span(s0, e0), labels, "run-table"))
         end = cells[-1][1]
     return drafts, end

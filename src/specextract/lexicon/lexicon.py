@@ -37,6 +37,7 @@ DATA_FILES: dict[str, DataFile] = {
     "cues.tsv": DataFile(("cue", "kind", "value"), "kind", frozenset({
         "op_before", "op_after", "compare", "predecessor", "increase", "exclude",
         "generic_metric"})),
+    "error_hints.tsv": DataFile(("hint", "pattern")),
     "normalize_chars.tsv": DataFile(("action", "codepoints"), "action",
                                     frozenset({"delete", "keep", "space"})),
     "pinyin_noise.tsv": DataFile(("syllable",)),
