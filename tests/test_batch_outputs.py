@@ -14,15 +14,15 @@ from pathlib import Path
 import pytest
 
 from batchkit import article, dump_store, make_corpus, run_cli, write_reference
-from specextract import batch
-from specextract.export import write_csv_to
-from specextract.highlight import esc
+from specextract.batch import run as batch
+from specextract.output.export import write_csv_to
+from specextract.output.pages import esc
 from specextract.records import CheckedClaim, Claim, format_decimal
-from specextract.reference import load_reference
-from specextract.report import CONSENSUS_SQL, consensus_table
-from specextract.store import CLAIM_STORE_COLUMNS, Store
+from specextract.check.reference import load_reference
+from specextract.output.report import CONSENSUS_SQL, consensus_table
+from specextract.store.db import CLAIM_STORE_COLUMNS, Store
 
-check_module = importlib.import_module("specextract.check")
+check_module = importlib.import_module("specextract.check.checker")
 
 
 @pytest.fixture
@@ -153,7 +153,7 @@ def test_report_pages_stale_after_an_interrupted_run_are_redrawn(tmp_path, corpu
     assert run_cli("run", corpus, "--out", out).exit_code == 0
     before = pages(out)
     (corpus / "art_001.txt").write_text(article(9), encoding="utf-8")
-    from specextract import runjob
+    from specextract.batch import job as runjob
 
     def stop(*args, **kwargs):
         raise KeyboardInterrupt

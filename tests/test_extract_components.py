@@ -8,9 +8,9 @@ from hypothesis import given, settings, strategies as st
 
 from conftest import read_cases
 from specextract import extract
-from specextract.lexicon import find_chips, find_keywords
-from specextract.normalize import normalize
-from specextract.quantities import find_quantities
+from specextract.extract.mentions import find_chips, find_keywords
+from specextract.normalize.text import normalize
+from specextract.extract.quantities import find_quantities
 
 
 def _decode(text: str) -> str:

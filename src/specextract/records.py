@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from decimal import Decimal
 
-from .recordinit import one_update_init
-from .schema import ATTRIBUTE_UNITS, OPERATORS, QUALIFIERS, VERDICTS
+from .codebook import ATTRIBUTE_UNITS, OPERATORS, QUALIFIERS, VERDICTS
 
 
 @dataclass(frozen=True)
@@ -52,7 +51,6 @@ def _plain(value: Decimal) -> str:
 _plain_remembered = lru_cache(maxsize=10_000)(_plain)
 
 
-@one_update_init
 @dataclass(frozen=True)
 class Claim:
     """One spec claim in the codebook's sense.
@@ -120,7 +118,6 @@ class Claim:
         }
 
 
-@one_update_init
 @dataclass(frozen=True)
 class CheckedClaim:
     """A claim with its verdict and the evidence behind it."""
