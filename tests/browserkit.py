@@ -112,8 +112,14 @@ class Browser:
             raise BrowserError(f"{expression[:60]}: {result['exceptionDetails']}")
         return result["result"].get("value")
 
-    def screenshot(self, target: Path) -> Path:
-        data = self.call("Page.captureScreenshot", format="png", session=True)["data"]
+    def screenshot(self, target: Path, full: bool = False) -> Path:
+        """The window as PNG; with ``full``, the whole page's height."""
+        params: dict = {"format": "png"}
+        if full:
+            size = self.call("Page.getLayoutMetrics", session=True)["cssContentSize"]
+            params.update(captureBeyondViewport=True, clip={
+                "x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1})
+        data = self.call("Page.captureScreenshot", session=True, **params)["data"]
         target.write_bytes(base64.b64decode(data))
         return target
 

@@ -110,10 +110,19 @@ def claimed(r: dict[str, str]) -> str:
     return f"{op}{r['value']}"
 
 
-def expected_note(r: dict[str, str]) -> str:
-    """"claimed → expected (unit, variant, condition)" of one claim (plain text)."""
-    extra = [x for x in (r.get("unit", ""), r.get("expected_variant", ""),
-                         r.get("expected_condition", "")) if x]
+NOTE_PART = 40    # characters of a variant or condition shown in a claim's line
+
+
+def _short(text: str, n: int = NOTE_PART) -> str:
+    return text if len(text) <= n else text[:n - 1].rstrip() + "…"
+
+
+def expected_note(r: dict[str, str], cut: bool = False) -> str:
+    """"claimed → expected (unit, variant, condition)" of one claim (plain text); with
+    ``cut``, a long variant or condition is cut short."""
+    shorten = _short if cut else str
+    extra = [x for x in (r.get("unit", ""), shorten(r.get("expected_variant", "")),
+                         shorten(r.get("expected_condition", ""))) if x]
     arrow = f" → {r['expected']}" if r.get("expected") else ""
     return f"{claimed(r)}{arrow}" + (f" ({', '.join(extra)})" if extra else "")
 
@@ -189,12 +198,13 @@ def claim_item(n: int | None, r: dict[str, str], doc_link: str = "", lang: str =
         esc(r.get("surface", ""))
     head = (f"{number}<span class=\"badge v-{esc(r['verdict'])}\">{esc(r['verdict'])}</span> "
             f"{doc_link}<b{title}>{esc(with_variant(r))}</b> {esc(r['attribute'])} "
-            f"<span class=\"fig\">{esc(expected_note(r))}</span>")
+            f"<span class=\"fig\" title=\"{esc(expected_note(r))}\">"
+            f"{esc(expected_note(r, cut=True))}</span>")
     lines = [f"<div class=\"l1\">{head}</div>"]
     if diagnosis:
         lines.append(f"<div class=\"diag\">{esc(diagnosis)}</div>")
     meta = [x for x in (citation_html(r.get("source", "")),
-                        f"chip: {esc(link)}" if link else "",
+                        f"link: {esc(link)}" if link else "",
                         f"“{quoted}”" if r.get("surface") else "") if x]
     if meta:
         lines.append(f"<div class=\"meta\">{' · '.join(meta)}</div>")

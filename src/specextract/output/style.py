@@ -40,9 +40,9 @@ pre.doc{white-space:pre-wrap;overflow-wrap:anywhere;font:15px/1.7 var(--sans);ma
 mark{padding:1px 2px;border-radius:3px;color:inherit}mark sup{font-size:10px;margin-left:1px}
 ol.claims{list-style:none;margin:0;padding:0;font-size:13px;line-height:1.4}
 ol.claims li{border-bottom:1px solid #eee;padding:4px 2px}ol.claims li:target{outline:2px solid #36c}
-.n{display:inline-block;min-width:1.8em;color:#666}
+.l1{padding-left:2.2em;text-indent:-2.2em}ol.claims .l1 .n{display:inline-block;min-width:2.2em;text-indent:0;color:#666}
 .badge{padding:0 5px;border-radius:3px;font-size:12px;white-space:nowrap}
-.diag{margin-left:2.2em;overflow-wrap:anywhere}.meta{margin-left:2.2em;color:#666;font-size:12px;overflow-wrap:anywhere}
+details .l1{padding-left:0;text-indent:0}.diag{margin-left:2.2em;overflow-wrap:anywhere}.meta{margin-left:2.2em;color:#666;font-size:12px;overflow-wrap:anywhere}
 .cite{color:#0645ad}
 .legend span{display:inline-block;padding:0 8px;margin-right:6px;border-radius:3px}
 @media (max-width:900px){body{padding:.6em}.layout{grid-template-columns:minmax(0,1fr)}
