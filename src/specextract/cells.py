@@ -12,13 +12,17 @@ from dataclasses import replace
 from functools import lru_cache
 
 from .lexicon import Keyword, Mention
-from .linking import DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, Found, plausible, _in_canonical
+from .linking import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, Found, _fits, _in_canonical,
+                      plausible)
 from .numerals import Number, parse_arabic, times
 from .quantities import Quantity, _unit_table, unit_info
 from .gluedcells import Piece
 from .schema import ATTRIBUTE_UNITS, QUALIFIERS
 from .segment import Span
 
+BRACKETED = re.compile(r"\s*+[)）]")
+CLAUSE_MARK = re.compile(r"[,，;；、]")
+AFTER_GAP = re.compile(r"^\s*+的?\s*+$")
 OP_BEFORE = re.compile(r"(?:>|≥|超过|more than|over)\s*$", re.IGNORECASE)
 MAGNITUDES = {"B": 9, "bn": 9, "billion": 9, "亿": 8, "万": 4}
 UNIT_FOR_ATTRIBUTE = {"memory_size": ("bytes", "GB"), "memory_bandwidth": ("bandwidth", "GB/s"),
@@ -31,8 +35,6 @@ UNIT_FOR_ATTRIBUTE = {"memory_size": ("bytes", "GB"), "memory_bandwidth": ("band
 def in_span(found: Found, name: str, span: Span) -> list:
     """Items of ``found.<name>`` lying inside ``span``."""
     return [x for x in found.within(name, span.start, span.end) if x.end <= span.end]
-
-
 
 
 @lru_cache(maxsize=1)
@@ -49,9 +51,10 @@ def label_info(found: Found, label: Span) -> tuple[Keyword | None, tuple | None,
         precise = [k for k in kws if k.attribute in PRECISE_ATTRS]
         kw = precise[0] if precise else kws[0]
     unit = None
-    m = _label_unit_regex().search(found.text, label.start, label.end)
-    if m:
-        unit = unit_info(m.group())
+    for m in _label_unit_regex().finditer(found.text, label.start, label.end):
+        if m.group().isascii() or BRACKETED.match(found.text, m.end()):
+            unit = unit_info(m.group())  # (a Chinese unit only in brackets: 定位 is no 位)
+            break
     quals = {q.qualifier for q in in_span(found, "qualifiers", label)}
     return kw, unit, quals
 
@@ -85,11 +88,12 @@ def _one_cell(found: Found, chip: Mention, cell: Span, kw: Keyword | None, unit,
     pair = len(quantities) == 2 and "/" in found.text[quantities[0].end:quantities[1].start]
     out = []
     for i, q0 in enumerate(quantities):
-        q = q0
-        q = with_unit(q, kw, unit)
+        own = _cell_keyword(found, cell, q0)  # "FP32 算力 19.5 TFLOPS" under a 性能 column
+        q_kw, q_unit = (kw, unit) if own is None else (own, None)
+        q = with_unit(q0, q_kw, q_unit)
         if q is None or q.is_range:
             continue
-        attribute = attribute_of(q, kw)
+        attribute = attribute_of(q, q_kw)
         if attribute is None:
             continue
         value, exp = _in_canonical(q, attribute)
@@ -105,8 +109,8 @@ def _one_cell(found: Found, chip: Mention, cell: Span, kw: Keyword | None, unit,
             cell_quals -= {"dense", "sparse"}
         if attribute not in THROUGHPUT_ATTRS:
             cell_quals &= {"boost"}
-        if kw is not None and kw.qualifier:
-            cell_quals.add(kw.qualifier)
+        if q_kw is not None and q_kw.qualifier:
+            cell_quals.add(q_kw.qualifier)
         if attribute == "tf32":
             cell_quals.discard("tensor")
         operator = ">=" if OP_BEFORE.search(found.text[cell.start:q.start]) else "="
@@ -114,6 +118,20 @@ def _one_cell(found: Found, chip: Mention, cell: Span, kw: Keyword | None, unit,
                          chip.variant, operator, ";".join(x for x in QUALIFIERS if x in cell_quals),
                          link=link))
     return out
+
+
+def _cell_keyword(found: Found, cell: Span, q: Quantity) -> Keyword | None:
+    """A keyword the cell itself gives the figure: the nearest one (a precision first)
+    before it in its clause of the cell, else one right after it ("2TB/s 带宽")."""
+    text = found.text
+    before = [k for k in in_span(found, "keywords", Span(cell.start, q.start))
+              if not CLAUSE_MARK.search(text, k.end, q.start) and _fits(q, k)]
+    precise = [k for k in before if k.attribute in PRECISE_ATTRS]  # FP32 beats a plain 算力
+    if before:
+        return (precise or before)[-1]
+    after = [k for k in in_span(found, "keywords", Span(q.end, cell.end))
+             if AFTER_GAP.match(text[q.end:k.start]) and _fits(q, k)]
+    return after[0] if after else None
 
 
 def with_unit(q: Quantity, kw: Keyword | None, unit) -> Quantity | None:
