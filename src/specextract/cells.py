@@ -177,7 +177,7 @@ def piece_draft(found: Found, chip: Mention, piece: Piece, kw: Keyword, unit, qu
                 pair: str, link: str) -> Draft | None:
     """The draft of one written figure in a table cell whose row or column label is
     ``kw`` (with ``unit`` and qualifiers ``quals``), or None if it does not fit the label."""
-    q = _quantity(piece)
+    q = piece_quantity(piece)
     if q is None:
         return None
     q = with_unit(q, kw, unit)
@@ -203,25 +203,25 @@ def piece_draft(found: Found, chip: Mention, piece: Piece, kw: Keyword, unit, qu
                  "=", ";".join(x for x in QUALIFIERS if x in cell_quals), link=link)
 
 
-def _quantity(piece: Piece) -> Quantity | None:
+def piece_quantity(piece: Piece) -> Quantity | None:
     number = parse_arabic(piece.number)
     if number is None:
         return None
     if piece.magnitude:
         number = Number(number.value * 10 ** MAGNITUDES[piece.magnitude],
                         number.precision_exp + MAGNITUDES[piece.magnitude])
-    num_end = piece.start + len(piece.number)
+    num_end = piece.number_start + len(piece.number)
     if piece.unit == "ordinal":
         return Quantity(piece.start, piece.end, number.value, 0, "ordinal",
-                        number_start=piece.start, number_end=num_end)
+                        number_start=piece.number_start, number_end=num_end)
     if not piece.unit:
         dimension = "count" if piece.magnitude else "bare"
         return Quantity(piece.start, piece.end, number.value, number.precision_exp, dimension,
-                        number_start=piece.start, number_end=num_end)
+                        number_start=piece.number_start, number_end=num_end)
     info = unit_info(piece.unit)
     if info is None:
         return None
     dimension, factor, written = info
     number = times(number, factor)
     return Quantity(piece.start, piece.end, number.value, number.precision_exp, dimension, written,
-                    number_start=piece.start, number_end=num_end)
+                    number_start=piece.number_start, number_end=num_end)

@@ -11,7 +11,7 @@ settles most runs of integers ("250300400400" can only be 250, 300, 400, 400).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Callable
 
@@ -37,6 +37,11 @@ class Piece:
     number: str
     unit: str = ""
     magnitude: str = ""
+    sign: str = ""  # "+" written before the number
+
+    @property
+    def number_start(self) -> int:
+        return self.start + len(self.sign)
 
     @property
     def decimals(self) -> int:
@@ -92,7 +97,9 @@ def _cells(text: str, pos: int, end: int, keep: Callable[[Piece], bool]) -> list
     if m:
         return [(m.end(), None)]
     out = []
-    for piece in _pieces(text, pos, end):
+    sign = pos < end and text[pos] == "+"  # "+43%" in a comparison column
+    for piece in _pieces(text, pos + sign, end):
+        piece = replace(piece, start=pos, sign="+") if sign else piece
         if not keep(piece):
             continue
         at = piece.end

@@ -13,8 +13,10 @@ skipped, as are rows whose label names no attribute or whose figures don't fit i
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from .cells import in_span as _in, label_info as _label, piece_draft
+from .cells import in_span as _in, label_info as _label, piece_draft, piece_quantity
+from .comparecol import compare_draft, is_compare_header, speedup_value
 from .gluedcells import Cell, parses
 from .lexicon import Keyword, Mention
 from .linking import Draft, Found
@@ -27,6 +29,9 @@ HEADER_FILLER = re.compile(r"^[\s|/]*+(?:(?:NVIDIA|Nvidia|AMD|GeForce|Tesla|Quad
 # ("FP64 Cores"), memory clocks and pin speeds
 NOT_SPEC = re.compile(r"(?:FP|INT)\d++\s*+(?:Cores?|核心|单元|units?)|Memory\s++(?:Clock|Speed)|Data\s++Rate"
                       r"|显存频率|内存频率|显存速率|等效频率", re.IGNORECASE)
+HEADER_GAP = re.compile(r"\s*+(?:\([^()\n]{0,30}\)|（[^（）\n]{0,30}）)?(?:[\s|/]|NVIDIA|AMD|GeForce|Tesla|Instinct)*+")
+NOTE_TAIL = re.compile(r"^\s*+(?:\([^()\n]{0,30}\)|（[^（）\n]{0,30}）)")
+CORNER = re.compile(r"[^\d\s,，。;；:：]{1,8}\s++")  # "指标 ": the label column's header
 MAX_ROW = 120  # a longer line is prose, and ends the table
 MAX_LABEL_LINES = 3  # a label wrapped over lines ("Peak FP16 Tensor TFLOPs" / "with FP32 Accumulate")
 VALUES_START = re.compile(r"\d|(?:N/?A|n/a)(?![A-Za-z])|—")
@@ -61,24 +66,36 @@ def _lines(text: str) -> list[Span]:
     return out
 
 
-def _header(found: Found, line: Span) -> list[Mention] | None:
-    """The chips of a line that names two or more chips (or variants) and nothing else."""
+@dataclass(frozen=True)
+class Header:
+    chips: list[Mention]
+    compare: bool = False  # a last column of speed-ups ("提升")
+
+
+def _header(found: Found, line: Span) -> Header | None:
+    """A line that names two or more chips (or variants) and nothing else but brand
+    words, bracketed notes, a corner label before them and a comparison column after."""
     chips = [c for c in _in(found, "chips", line)]
     if len(chips) < 2 or any(c.system for c in chips):
         return None
     if len({(c.entity, c.variant) for c in chips}) < len(chips):
         return None  # the same chip twice: not one column each
-    pos = line.start
-    for c in chips:
-        if not HEADER_FILLER.match(found.text[pos:c.start]):
-            return None
-        pos = max(c.end, c.variant_end)
-    if not HEADER_FILLER.match(found.text[pos:line.end]):
+    text = found.text
+    if not (HEADER_FILLER.match(text[line.start:chips[0].start])
+            or CORNER.fullmatch(text[line.start:chips[0].start])):
         return None
-    return chips
+    for a, b in zip(chips, chips[1:]):
+        if not HEADER_GAP.fullmatch(text[max(a.end, a.variant_end):b.start]):
+            return None
+    tail = NOTE_TAIL.sub("", text[max(chips[-1].end, chips[-1].variant_end):line.end], count=1)
+    if HEADER_FILLER.match(tail):
+        return Header(chips)
+    if len(chips) == 2 and is_compare_header(tail):
+        return Header(chips, compare=True)
+    return None
 
 
-def _rows(found: Found, lines: list[Span], i: int, header: list[Mention]) -> tuple[int, list[Draft]]:
+def _rows(found: Found, lines: list[Span], i: int, header: Header) -> tuple[int, list[Draft]]:
     """(index after the table's last line, drafts) of the rows under a header. A line
     with no reading continues the label of the next ("Peak FP16 Tensor TFLOPs" / "with
     FP32 Accumulate" / "130.5142 / 238")."""
@@ -103,7 +120,7 @@ def _has_figure(row: str) -> bool:
     return any(c.isdigit() for c in PRECISION_NAME.sub("", row))
 
 
-def _first_reading(found: Found, header: list[Mention], start: int, line: Span) -> list[Draft] | None:
+def _first_reading(found: Found, header: Header, start: int, line: Span) -> list[Draft] | None:
     """The drafts of a row whose label starts at ``start`` ([] when its reading is
     ambiguous or no claim), or None when the line holds no reading at all."""
     masked = found.masked
@@ -121,24 +138,29 @@ def _first_reading(found: Found, header: list[Mention], start: int, line: Span) 
     return None
 
 
-def _row(found: Found, header: list[Mention], label: Span, values: Span) -> list[Draft] | None:
+def _row(found: Found, header: Header, label: Span, values: Span) -> list[Draft] | None:
     """The drafts of the one clear reading of a row ([] if ambiguous), None if none."""
     kw, unit, quals = _label(found, label)
     if kw is None:
         return None
-    chip = header[0]
+    chip = header.chips[0]
 
     def keep(piece) -> bool:  # (a figure that cannot be a cell of this row)
-        return piece_draft(found, chip, piece, kw, unit, quals, "", "") is not None
+        return (piece_draft(found, chip, piece, kw, unit, quals, "", "") is not None
+                or header.compare and piece.unit in ("%", "x", "×", "倍"))
 
-    cells_list = parses(found.masked, values.start, values.end, len(header), keep)
-    if cells_list is None:
-        return []
     readings = []
-    for cells in cells_list:
-        drafts = _cells_drafts(found, header, cells, kw, unit, quals)
-        if drafts is not None:
-            readings.append((cells, drafts))
+    widths = (len(header.chips) + 1, len(header.chips)) if header.compare else (len(header.chips),)
+    for n in widths:  # (a comparison cell may be left empty)
+        cells_list = parses(found.masked, values.start, values.end, n, keep)
+        if cells_list is None:
+            return []
+        for cells in cells_list:
+            drafts = _cells_drafts(found, header, cells, kw, unit, quals)
+            if drafts is not None:
+                readings.append((cells, drafts))
+        if readings:
+            break
     if not readings:
         return None
     return best(readings) or []
@@ -174,17 +196,34 @@ def _rank(cells: list[Cell]) -> tuple[int, int, int]:
     return mismatched, repeated, decimals
 
 
-def _cells_drafts(found: Found, header: list[Mention], cells: list[Cell], kw: Keyword,
+def _cells_drafts(found: Found, header: Header, cells: list[Cell], kw: Keyword,
                   unit, quals: set[str]) -> list[Draft] | None:
     """Drafts of one reading of a row, or None when a figure doesn't fit the label."""
-    out = []
-    for chip, cell in zip(header, cells):
-        if cell is None:
-            continue
-        for n, piece in enumerate(cell):
+    out, by_chip = [], []
+    for chip, cell in zip(header.chips, cells):
+        mine = []
+        for n, piece in enumerate(cell or ()):
             pair = "" if len(cell) == 1 else ("dense", "sparse")[n]
             d = piece_draft(found, chip, piece, kw, unit, quals, pair, "run-table")
             if d is None:
                 return None
-            out.append(d)
+            mine.append(d)
+        out.extend(mine)
+        by_chip.append(mine)
+    if len(cells) > len(header.chips) and cells[-1] is not None:
+        speedup = _compare(found, by_chip, cells[-1])
+        if speedup is None:
+            return None
+        out.append(speedup)
     return out
+
+
+def _compare(found: Found, by_chip: list[list[Draft]], cell: Cell) -> Draft | None:
+    """The speed-up of a comparison cell, borne out by the row's two figures."""
+    if len(cell) != 1 or any(len(d) != 1 for d in by_chip):
+        return None
+    q = piece_quantity(cell[0])
+    speedup = None if q is None else speedup_value(found.text, q)
+    if speedup is None:
+        return None
+    return compare_draft(by_chip[0][0], by_chip[1][0], q, speedup, Span(q.start, q.end), "table-compare")

@@ -113,6 +113,7 @@ LINKS = {
     "table-column": "table column header",
     "table-row": "table row label",
     "run-table": "flattened table header",
+    "table-compare": "comparison column of a two-chip table (提升 +43%)",
     "comparison": "subject and baseline of a comparison",
     "sentence": "chip named earlier in the sentence",
     "pronoun": "pronoun for the sentence's first chip",
@@ -121,7 +122,8 @@ LINKS = {
     "from": "old figure of a from-to change",
 }
 STRONG_LINKS = frozenset({"clause", "possessive", "after", "joined", "respectively",
-                          "table-column", "table-row", "run-table", "comparison"})
+                          "table-column", "table-row", "run-table", "table-compare",
+                          "comparison"})
 
 
 @dataclass

@@ -17,6 +17,7 @@ import re
 from dataclasses import replace
 
 from .cells import cell_drafts, in_span as _in
+from .comparecol import compare_draft, is_compare_header, speedup_value
 from .lexicon import Keyword, Mention
 from .linetables import read_line_tables
 from .linking import THROUGHPUT_ATTRS, Draft, Found, _inside_any
@@ -111,16 +112,36 @@ def _read_grid(found: Found, rows: list[list[Span]]) -> list[Draft]:
     out: list[Draft] = []
     labels: dict[Span, tuple] = {}
     if col_chips and len(col_chips) >= len(row_chips):
+        compare = [j for j, c in enumerate(header) if j not in col_chips and len(col_chips) == 2
+                   and is_compare_header(found.text[c.start:c.end])]
         for row in rows[1:]:
+            by_chip = []
             for j, chip in col_chips.items():
                 if j < len(row):
-                    out.extend(cell_drafts(found, chip, row[0], row[j], labels, "table-column"))
+                    cell = cell_drafts(found, chip, row[0], row[j], labels, "table-column")
+                    out.extend(cell)
+                    by_chip.append(cell)
+            for j in compare:
+                if j < len(row) and len(by_chip) == 2:
+                    out.extend(_compare_cell(found, by_chip, row[j]))
     elif row_chips:
         for i, chip in row_chips.items():
             row = rows[i]
             for j in range(1, min(len(row), len(header))):
                 out.extend(cell_drafts(found, chip, header[j], row[j], labels, "table-row"))
     return out
+
+
+def _compare_cell(found: Found, by_chip: list[list[Draft]], cell: Span) -> list[Draft]:
+    """The speed-up in a comparison column's cell, when each chip has one figure."""
+    figures = [q for q in found.within("quantities", cell.start, cell.end) if q.end <= cell.end]
+    if len(figures) != 1 or any(len(d) != 1 for d in by_chip):
+        return []
+    speedup = speedup_value(found.text, figures[0])
+    if speedup is None:
+        return []
+    d = compare_draft(by_chip[0][0], by_chip[1][0], figures[0], speedup, cell, "table-compare")
+    return [] if d is None else [d]
 
 
 def _header_lacks_label(text: str, rows: list[list[Span]]) -> bool:
