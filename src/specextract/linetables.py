@@ -40,13 +40,15 @@ PER_UNIT = re.compile(r"/\s*+SM\b|per\s++SM|每\s*+(?:个\s*+)?SM|/\s*+(?:CU|TPC
 PAIR_RATIO = (1.9, 2.1)  # a "dense / sparse" pair: structured sparsity doubles the rate
 
 
-def read_line_tables(found: Found) -> tuple[list[Draft], list[Span]]:
-    """Drafts of every line-per-row flattened table, and the spans the tables cover."""
+def read_line_tables(found: Found, grids: list[Span] = ()) -> tuple[list[Draft], list[Span]]:
+    """Drafts of every line-per-row flattened table, and the spans the tables cover
+    (a header line inside one of the ``grids``, the grid tables, is theirs)."""
     drafts, spans = [], []
     lines = _lines(found.text)
     i = 0
     while i < len(lines):
-        header = _header(found, lines[i])
+        inside = any(g.start <= lines[i].start < g.end for g in grids)
+        header = None if inside else _header(found, lines[i])
         if header is None:
             i += 1
             continue

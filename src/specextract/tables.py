@@ -35,15 +35,19 @@ LABEL_TAIL = re.compile(r"^(?:[\s|:：/]|数量|个数|数|\([^)]{0,8}\)|（[^�
 
 
 def link_tables(found: Found) -> tuple[list[Draft], list[Span]]:
-    drafts, spans = read_line_tables(found)
-    line_spans = list(spans)
-    for block in _grid_blocks(found.text):
-        if any(s.start <= block[0][0].start < s.end for s in line_spans):
-            continue
+    """Drafts of every table (grid, line-per-row, run), and the spans they cover."""
+    drafts: list[Draft] = []
+    spans: list[Span] = []
+    blocks = _grid_blocks(found.text)
+    for block in blocks:
         d = _read_grid(found, block)
         if d:
             drafts.extend(d)
             spans.append(Span(block[0][0].start, block[-1][-1].end))
+    grid_rows = [Span(b[0][0].start, b[-1][-1].end) for b in blocks]  # (read or not)
+    line_drafts, line_spans = read_line_tables(found, grid_rows)
+    drafts.extend(line_drafts)
+    spans.extend(line_spans)
     for run_drafts, span in _read_runs(found, spans):
         drafts.extend(run_drafts)
         spans.append(span)
