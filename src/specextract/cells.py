@@ -79,6 +79,13 @@ def cell_drafts(found: Found, chip: Mention, label: Span, cell: Span,
     return _one_cell(found, chip, cell, kw, unit, set(quals), link)
 
 
+def one_figure(found: Found, chip: Mention, q: Quantity, kw: Keyword, label: Span,
+               link: str) -> list[Draft]:
+    """Drafts of one figure under the label ``label`` read as the keyword ``kw``."""
+    _, unit, quals = label_info(found, label)
+    return _one_cell(found, chip, Span(q.start, q.end), kw, unit, quals, link)
+
+
 def _one_cell(found: Found, chip: Mention, cell: Span, kw: Keyword | None, unit,
               quals: set[str], link: str = "") -> list[Draft]:
     quantities = found.within("quantities", cell.start, cell.end)
@@ -113,6 +120,8 @@ def _one_cell(found: Found, chip: Mention, cell: Span, kw: Keyword | None, unit,
             cell_quals.add(q_kw.qualifier)
         if attribute == "tf32":
             cell_quals.discard("tensor")
+        if attribute == "fp64" and "tensor" in cell_quals:  # "FP64 Matrix", "FP64 Tensor"
+            attribute = "fp64_tensor"
         operator = ">=" if OP_BEFORE.search(found.text[cell.start:q.start]) else "="
         out.append(Draft(chip.entity, attribute, q, value, exp, Span(cell.start, cell.end),
                          chip.variant, operator, ";".join(x for x in QUALIFIERS if x in cell_quals),

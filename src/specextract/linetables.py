@@ -44,7 +44,7 @@ def read_line_tables(found: Found, grids: list[Span] = ()) -> tuple[list[Draft],
     """Drafts of every line-per-row flattened table, and the spans the tables cover
     (a header line inside one of the ``grids``, the grid tables, is theirs)."""
     drafts, spans = [], []
-    lines = _lines(found.text)
+    lines = text_lines(found.text)
     i = 0
     while i < len(lines):
         inside = any(g.start <= lines[i].start < g.end for g in grids)
@@ -60,7 +60,8 @@ def read_line_tables(found: Found, grids: list[Span] = ()) -> tuple[list[Draft],
     return drafts, spans
 
 
-def _lines(text: str) -> list[Span]:
+def text_lines(text: str) -> list[Span]:
+    """The span of each line of ``text``."""
     out, pos = [], 0
     for row in text.split("\n"):
         out.append(Span(pos, pos + len(row)))

@@ -19,7 +19,8 @@ from dataclasses import replace
 from .cells import cell_drafts, in_span as _in
 from .comparecol import compare_draft, is_compare_header, speedup_value
 from .lexicon import Keyword, Mention
-from .linetables import read_line_tables
+from .linetables import read_line_tables, text_lines
+from .rowtables import read_row_tables
 from .linking import THROUGHPUT_ATTRS, Draft, Found, _inside_any
 from .segment import Span
 
@@ -48,6 +49,9 @@ def link_tables(found: Found) -> tuple[list[Draft], list[Span]]:
     line_drafts, line_spans = read_line_tables(found, grid_rows)
     drafts.extend(line_drafts)
     spans.extend(line_spans)
+    row_drafts, row_spans = read_row_tables(found, text_lines(found.text), grid_rows + line_spans)
+    drafts.extend(row_drafts)
+    spans.extend(row_spans)
     for run_drafts, span in _read_runs(found, spans):
         drafts.extend(run_drafts)
         spans.append(span)
