@@ -1,6 +1,10 @@
 """Spec tables: every cell mapped to its chip, attribute and unit.
 
-Two readers:
+``link_tables`` runs the readers in turn, each leaving alone what an earlier one read:
+grid tables and run tables (here), line-per-row flattened tables (:mod:`linetables`,
+cells run together split by :mod:`gluedcells`, comparison columns by :mod:`comparecol`)
+and chip rows under a header of labels (:mod:`rowtables`); :mod:`cells` turns a cell
+into drafts for all of them.
 
 * grid tables (markdown pipes, HTML tables turned into " | " rows, tab- or
   space-aligned columns): chips head the columns and labels the rows, or chips head the
