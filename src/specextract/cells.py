@@ -20,7 +20,7 @@ from .gluedcells import Piece
 from .schema import ATTRIBUTE_UNITS, QUALIFIERS
 from .segment import Span
 
-BRACKETED = re.compile(r"\s*+[)）]")
+BRACKETED = re.compile(r"(?<!\s)\s*+[)）]")
 CLAUSE_MARK = re.compile(r"[,，;；、]")
 AFTER_GAP = re.compile(r"^\s*+的?\s*+$")
 OP_BEFORE = re.compile(r"(?:>|≥|超过|more than|over)\s*$", re.IGNORECASE)

@@ -16,7 +16,7 @@ from .cells import in_span, one_figure
 from .linking import PRECISE_ATTRS, Draft, Found
 from .segment import Span
 
-GROUP_JOIN = re.compile(r"\s*+[|/]\s*+")
+GROUP_JOIN = re.compile(r"(?<!\s)\s*+[|/]\s*+")
 ROW_START = re.compile(r"[^\d\n]{0,40}")  # brand words before the row's chip
 MIN_GROUPS = 3
 
