@@ -373,7 +373,7 @@ class _Sentence:
         if not self.chips and self.group and self._first("group", GROUP_REF) < q.start:
             return self.group, "group"
         chip, how = self._chip(q)
-        if chip is None or chip.system:
+        if chip is None or chip.system or chip.kind:  # a CPU's or SoC's figures are no claims
             return [], ""
         group = [chip]
         earlier = [c for c in self.chips if c.end <= chip.start]
@@ -564,7 +564,8 @@ class _Sentence:
             if earlier:
                 subject = next((c for c in self.chips if c.entity == earlier[-1].entity), subject)
                 baseline = earlier[-1].baseline
-        if subject is None or not baseline or subject.entity == baseline or subject.system:
+        if subject is None or not baseline or subject.entity == baseline or subject.system \
+                or subject.kind or any(c.kind for c in self.chips if c.entity == baseline):
             return None
         if not plausible("speedup", value):
             return None

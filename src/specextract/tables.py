@@ -109,7 +109,7 @@ def _in(found: Found, name: str, span: Span) -> list:
 def _chip_of(found: Found, cell: Span) -> Mention | None:
     chips = _in(found, "chips", cell)
     entities = {c.entity for c in chips}
-    return chips[0] if len(entities) == 1 and not chips[0].system else None
+    return chips[0] if len(entities) == 1 and not chips[0].system and not chips[0].kind else None
 
 
 def _read_grid(found: Found, rows: list[list[Span]]) -> list[Draft]:
