@@ -19,7 +19,7 @@ SUFFIX_WORDS = {w.lower(): w for w in ("Ti", "Super", "Ultra", "Pro", "Max", "Pl
                                        "GRE", "Ada", "Gen", "Bionic", "Elite", "Nano", "AGX",
                                        "NX", "CPX")}
 # a series, a family or an architecture is no model ("RTX 40系列", "MI300 family", "Rubin架构")
-NOT_AFTER = re.compile(r"\s*+(?:系列|系(?![统統])|家族|架构|架構|平台|(?i:series|family|architecture|platform)(?![a-z]))")
+NOT_AFTER = re.compile(r"(?<!\s)\s*+(?:系列|系(?![统統])|家族|架构|架構|平台|(?i:series|family|architecture|platform)(?![a-z]))")
 GLUED_SUFFIX = re.compile(r"(?<=[0-9])(?=(?i:Ti|Super|Ultra|Pro|Max|Plus|Gen|Elite|Bionic)(?![a-z]))"
                           r"|(?<=Gen)(?=[0-9])|(?<=[0-9]{4})(?=D$)")
 
