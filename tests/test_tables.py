@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import read_cases
-from specextract.gluedcells import parses
+from specextract.extract.gluedcells import parses
 from test_extract_components import _claim_keys, _decode, _items, _marks
 
 TABLES = read_cases("tables.tsv")
