@@ -26,6 +26,7 @@ from functools import lru_cache
 from .cues import cue_pattern, cue_value
 from .datafiles import bundled
 from .lexicon import Keyword, Mention
+from .nonclaims import not_a_claim
 from .quantities import Quantity
 from .recordinit import one_update_init
 from .schema import PRECISION_ATTRIBUTES, QUALIFIERS
@@ -41,7 +42,8 @@ NOT_METRICS = frozenset({"tensor_cores", "tensor_core_gen", "pcie_gen", "mig_ins
 COUNT_GAP = re.compile(r"^[\s的个颗独立完整块]*(?:GPU|gpu|个|的|独立|\s)*"
                        r"(?:第.代|(?i:\d(?:st|nd|rd|th)|first|second|third|fourth|fifth)[\s-]*(?i:gen(?:eration)?))?\s*$")
 LABEL_GAP = re.compile(r"^[\s数量目为是有达到共计约近超过高达拥有具备集成配备采用提供的:：=]*$")
-TIGHT_GAP = re.compile(r"^\s*(?:的|of|in|for|at|[（(]|)\s*(?:HBM\w*|GDDR\w*)?\s*$", re.IGNORECASE)
+TIGHT_GAP = re.compile(r"^\s*(?:的|of|in|for|at|[（(]|)\s*(?:HBM\w*|GDDR\w*|bi-?directional|双向|单向)?\s*$",
+                       re.IGNORECASE)
 RESPECTIVELY = re.compile(r"分别|respectively", re.IGNORECASE)
 KEYWORD_JOIN = re.compile(r"^\s*(?:/|、|和|与|及|&|or|and)\s*$", re.IGNORECASE)
 CHIP_JOIN = re.compile(r"^\s*(?:和|与|及|、|/|,|，|and|&)\s*$", re.IGNORECASE)
@@ -284,8 +286,11 @@ class _Sentence:
     def _excluded(self, q: Quantity) -> bool:
         """Measured, overclocked, forecast figures (anywhere in the clause); per-die ones
         ("110 per GCD", right around the figure); a MIG slice's memory ("7个10GB的实例");
-        a figure the sentence then calls wrong ("…1.08TB/s，那是算错了")."""
+        a figure the sentence then calls wrong ("…1.08TB/s，那是算错了"); the figures of
+        :mod:`nonclaims` (per SM, differences, pin speeds, other links, ...)."""
         if q.dimension == "bytes" and PER_INSTANCE.match(self.text, q.end):
+            return True
+        if not_a_claim(self.text, q, self.clause(q.start).start):
             return True
         if PER_INSTANCE_BEFORE.search(self.text, max(self.span.start, q.start - 8), q.start):
             return True
@@ -387,10 +392,10 @@ class _Sentence:
     def _attribute_keyword(self, q: Quantity) -> Keyword | None:
         dim = "count" if q.dimension in ("bare", "count") else q.dimension
         fits = [k for k in self.keywords if dim in k.dims]
-        after = [k for k in fits if k.start >= q.end and k.start - q.end <= 12]
+        after = [k for k in fits if k.start >= q.end and k.start - q.end <= 20]
         for k in after:  # a keyword right after the figure owns it
             gap = self.text[q.end:k.start]
-            if q.dimension in ("count", "bare") and COUNT_GAP.match(gap) and len(gap) <= 16:
+            if q.dimension in ("count", "bare") and len(gap) <= 12 and COUNT_GAP.match(gap):
                 return k
             if q.dimension not in ("count", "bare") and TIGHT_GAP.match(gap):
                 return k
