@@ -74,9 +74,13 @@ PER_INSTANCE_BEFORE = re.compile(r"(?:每个|每一个|单个)(?:MIG)?实例\s*(
 REFUTED = re.compile(r"算错|记错|是错的|这是错的|说错|并不正确|不正确|谣传|以讹传讹"
                      r"|(?i:is wrong|is incorrect|is a myth|is false)")
 VENDOR_TAIL = re.compile(r"(?:NVIDIA|Nvidia|AMD|Google|Huawei|英伟达|华为)(?:'s|’s|的)?\s*$")
-METRIC_AFTER = re.compile(r"^\s*(?:the|its|their|in|of|on|的|更高的|更大的)?\s*$", re.IGNORECASE)
-IMPLICIT_GAIN = re.compile(r"(?<![\d.])[\d.]++\s*+倍的?(?:性能)?提升|(?<![\d.])[\d.]++\s*+(?:x|×|times)\s++(?:faster|the performance)",
+METRIC_AFTER = re.compile(r"^\s*+(?:(?:increase|improvement|boost|gain)\s++in\s++)?(?:the|its|their|in|of|on|的|更高的|更大的)?\s*+$",
+                          re.IGNORECASE)
+IMPLICIT_GAIN = re.compile(r"(?<![\d.])[\d.]++\s*+倍的?(?:性能)?提升"
+                           r"|(?<![\d.])[\d.]++\s*+(?:x|×|times)\s++(?:faster|higher|greater|more|the performance)"
+                           r"|(?:doubles|triples|doubled|tripled)\s++the|加倍|翻倍|翻了?一?番",
                            re.IGNORECASE)
+GAIN_BEFORE = re.compile(r"(?:提升|提高|增加|加快|增长)了?\s*+(?:约|近|高达|达)?\s*+$")  # "性能提高20倍"
 ARCH_SUFFIX = re.compile(r"架构|(?<=[A-Za-z])(?:\s++(?:GPU|generation)|\s*+architecture)", re.IGNORECASE)
 FROM = re.compile(r"(?:从|由)\s*$")
 PRONOUN_BASELINE = re.compile(r"(?:是|为|係|比)\s*(?:它|其|佢|this|it)\s*(?:的|嘅|'s)?", re.IGNORECASE)
@@ -86,9 +90,12 @@ OF_AFTER = re.compile(r"(?<!\s)\s*+(?:GPU\s*+)?(?:(?:算力|性能|带宽|显存
 # "(H100 的 2.6 倍)", "H100 的进化版": a chip something is measured against or derived from
 RATIO_OF = re.compile(r"(?<!\s)\s*+(?:GPU\s*+)?[的嘅]\s*+(?:[\d.]++\s*+(?:倍|%)|(?:精简|简化|进化|升级|阉割|特供|缩水|增强)版"
                       r"|替代品|继任者|后继者|接班人)")
-LABEL_COLON = re.compile(r"\s*+[:：]")
+OWNER_TAIL = re.compile(r"(?:the\s+company[’']s|its|their)\s++(?:(?:older|previous|prior)\s++)?$", re.IGNORECASE)
+LINE_TAIL = re.compile(r"(?:Tesla|GeForce|Quadro|Instinct)\s*+$")  # "the company's Tesla V100"
+INCREASE_IN = re.compile(r"^\s*+(?:increase|improvement|boost|jump|gain)\s++in\s", re.IGNORECASE)  # "20x increase in …"
+LABEL_COLON = re.compile(r"(?<!\s)\s*+[:：]|^[:：]")
 ASIDE_OPEN = re.compile(r"[(（]")  # "2080亿(H100 的 2.6 倍)": a chip in an aside is not the figure's
-OF_RATIO_GAP = re.compile(r"\s*+(?:GPU\s*+)?[的嘅]\s*+")  # "H100 的 2.6 倍": a ratio of that chip
+OF_RATIO_GAP = re.compile(r"(?<!\s)\s*+(?:GPU\s*+)?[的嘅]\s*+")  # "H100 的 2.6 倍": a ratio of that chip
 CARDS_AFTER = re.compile(r"\s?(?:[A-Z]|\d)")  # "8x A100"
 
 
@@ -204,7 +211,8 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
             drafts.extend(ctx.link(s_q))
         real = [c for c in s_c if not c.system]
         if real:
-            first = next((c for c in real if not ctx._is_baseline(c)), None)
+            compared = {c.entity for c in real if ctx._is_baseline(c)}  # every mention of a baseline
+            first = next((c for c in real if c.entity not in compared), None)
             if first is not None:  # a sentence that only names a baseline keeps the topic
                 topic = first
             distinct = list({c.entity: c for c in real}.values())
@@ -609,8 +617,9 @@ class _Sentence:
         # a chip after the figure: "5x the V100", "68% faster than the A100"
         after = [c for c in self.chips if c.start >= q.end and c.start < clause.end]
         if after:
-            gap = VENDOR_TAIL.sub("", self.text[q.end:after[0].start])
-            if compare_end.search(gap) and len(gap) <= 30:
+            gap = self.text[q.end:after[0].start]
+            gap = VENDOR_TAIL.sub("", OWNER_TAIL.sub("", LINE_TAIL.sub("", gap)))
+            if compare_end.search(gap) and (len(gap) <= 30 or INCREASE_IN.match(gap)):
                 subjects = [c for c in before if not self._is_baseline(c)]
                 subject = subjects[-1] if subjects else self._topic_if_free()
                 return subject, after[0].entity
@@ -634,7 +643,9 @@ class _Sentence:
             for name, chip in arch.items():
                 if word.endswith(name):
                     return subject, chip
-        if not self.chips and IMPLICIT_GAIN.match(self.text, q.start, min(self.span.end, q.end + 6)):
+        if not self.chips and (IMPLICIT_GAIN.match(self.text, q.start, min(self.span.end, q.end + 6))
+                               or (q.written == "x" and GAIN_BEFORE.search(
+                                   self.text, max(self.span.start, q.start - 8), q.start))):
             # "其Tensor Cores…提供高达120倍的性能提升": a gain with no baseline named, about
             # the topic chip, is over its predecessor
             return subject, pred.get(subject.entity, "")
@@ -653,6 +664,9 @@ class _Sentence:
         tail = self.text[max(c.end, c.variant_end):c.end + 16]
         if LABEL_COLON.match(tail):
             return False  # "对比英伟达A100：FP16 312 TFLOPS…": the chip heads what follows
+        before = VENDOR_TAIL.sub("", self.text[max(self.span.start, c.start - 32):c.start])
+        if cue_pattern("predecessor", "$").search(before):
+            return True  # "the previous generation NVIDIA V100", "前代旗舰 RTX 3090"
         if (STRONG_COMPARE.search(head) or AFTER_RATIO.search(head) or FROM.search(head)
                 or RATIO_OF.match(tail) or (WEAK_COMPARE.search(head) and OF_AFTER.match(tail))
                 or (WITH.search(head) and SAME_AS.match(tail))):
@@ -672,7 +686,7 @@ class _Sentence:
         """The attribute compared: a keyword in the figure's clause, else the figure the
         subject was given earlier in the sentence ("算力15TFLOPS，是前代V100的5倍")."""
         clause = self.clause(q.start)
-        after = [k for k in self.keywords if k.start >= q.end and k.start - q.end <= 16
+        after = [k for k in self.keywords if k.start >= q.end and k.start - q.end <= 24
                  and k.attribute not in NOT_METRICS and METRIC_AFTER.match(self.text[q.end:k.start])]
         if after:  # "2.4 times the capacity of", "1.6x its bandwidth"
             return after[0].attribute
