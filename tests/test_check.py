@@ -181,3 +181,23 @@ def test_precision_rows_near_a_claim_are_those_may_match_accepts_in_order() -> N
             assert [(r, f) for r, f in near if dg._may_match(number, f)] == accepted
             tried += 1
     assert tried > 100
+
+
+# -- accusations: contradicted only where the text ties the figure to the chip ------------
+@pytest.mark.parametrize("link,verdict", [
+    ("clause", "contradicted"), ("possessive", "contradicted"), ("table-column", "contradicted"),
+    ("list-head", "contradicted"), ("", "contradicted"),
+    ("topic", "unverifiable"), ("topic-far", "unverifiable"), ("pronoun", "unverifiable"),
+])
+def test_a_wrong_figure_is_an_accusation_only_through_a_close_link(link, verdict) -> None:
+    [checked] = check([claim("A100", "fp32", "15", precision_exp=0, link=link)])
+    assert checked.verdict == verdict
+    if verdict == "unverifiable":
+        assert checked.expected is None and checked.diagnosis.startswith("uncertain link")
+        assert "19.5" in checked.diagnosis          # what the reference says is kept
+        assert "uncertain link" in checked.notes
+
+
+def test_a_weak_link_does_not_touch_a_supported_figure() -> None:
+    [checked] = check([claim("A100", "fp32", "19.5", precision_exp=-1, link="topic-far")])
+    assert checked.verdict == "supported"

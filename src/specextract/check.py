@@ -14,6 +14,7 @@ from decimal import Decimal
 from itertools import combinations
 from typing import Iterable
 
+from .accusations import guard
 from .diagnose import diagnose
 from .records import Claim, CheckedClaim, format_decimal
 from .reference import Reference, load_reference
@@ -31,7 +32,7 @@ def check(claims: Iterable[Claim], reference: Reference | None = None) -> list[C
     """Verdict, expected value, evidence and diagnosis for every claim, in input order."""
     ref = reference if reference is not None else load_reference()
     claims = list(claims)
-    checked = [_check_safely(claim, ref) for claim in claims]
+    checked = [guard(_check_safely(claim, ref)) for claim in claims]
     try:
         contradictions = self_contradictions(claims)
     except Exception:  # noqa: BLE001 - a flag, never worth losing the verdicts over

@@ -198,21 +198,31 @@ def extract(files: tuple[str, ...], output: Path | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--check/--no-check", default=True, show_default=True,
               help="Also check the extracted claims, for verdict accuracy.")
+@click.option("--errors", "show_errors", is_flag=True,
+              help="List every missed and spurious claim with its line and a guessed cause, "
+                   "grouped by cause (needs CORPUS).")
 @REFERENCE_OPTION
 @click.argument("corpus", required=False, type=click.Path(exists=True, file_okay=False))
 def evaluate(gold_path: str, pred_path: str | None, as_json: bool, check: bool,
-             reference_path: str | None, corpus: str | None) -> None:
+             show_errors: bool, reference_path: str | None, corpus: str | None) -> None:
     """Precision, recall and F1 of extraction against a gold set.
+
+    With CORPUS, also the precision and recall of the contradicted verdicts and the
+    scores of table and spec-list lines apart from prose.
 
     \b
     Example:
       specextract eval --gold gold/claims.csv corpus
+      specextract eval --gold gold/claims.csv --errors corpus
       specextract eval --gold gold/claims.csv --pred out/claims.csv --json
     """
-    from .evaluate import match, report_to_json, report_to_text, score
+    from . import error_analysis as ea
+    from .evaluate import match, report_to_dict, report_to_text, score
     from .gold import claims_to_rows, load_claims_csv, load_gold
     gold = load_gold(gold_path)
     scripts: dict[str, str] = {}
+    texts: dict[str, str] = {}
+    where: dict[int, tuple[int, str]] = {}
     if pred_path:
         pred = load_claims_csv(pred_path)
     elif corpus:
@@ -225,15 +235,43 @@ def evaluate(gold_path: str, pred_path: str | None, as_json: bool, check: bool,
                 click.echo(f"failed: {exc}", err=True)
                 continue
             scripts[result.document.doc_id] = result.normalized.script
+            texts[result.document.doc_id] = result.document.text
             records.extend(result.claims)
         if check:
             records = _checked(records, reference_path)
         pred = claims_to_rows(records)
+        for row, record in zip(pred, records):
+            claim = getattr(record, "claim", record)
+            where[id(row)] = (claim.start, claim.link)
     else:
         raise click.UsageError("give a CORPUS folder or --pred FILE")
     docs = {g.doc_id for g in gold}
-    report = score(match(pred, gold, docs=docs), scripts or None)
-    click.echo(report_to_json(report) if as_json else report_to_text(report))
+    matching = match(pred, gold, docs=docs)
+    report = score(matching, scripts or None)
+    accused = ea.accusations(matching)
+    layouts = ea.layout_outcomes(matching, texts, where) if texts else []
+    groups = ea.error_groups(matching, texts, where) if show_errors and texts else {}
+    if as_json:
+        import json
+        data = report_to_dict(report)
+        data["contradicted"] = {"flagged": accused.flagged, "right": accused.right,
+                                "gold": accused.gold, "precision": accused.precision,
+                                "recall": accused.recall}
+        if layouts:
+            data["by_layout"] = {k: {o: sum(1 for lay, out in layouts if lay == k and out == o)
+                                     for o in ("tp", "fp", "fn")} for k in (ea.TABLE, ea.PROSE)}
+        if groups:
+            data["errors"] = {title: [{"kind": i.kind, "cause": i.cause, "doc_id": i.placed.row.doc_id,
+                                       "line": i.placed.line_no, "surface": i.placed.row.surface,
+                                       "link": i.placed.link} for i in items]
+                              for title, items in groups.items()}
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    text = report_to_text(report)
+    extra = ea.render_summary(accused, layouts) if layouts else []
+    if show_errors:
+        extra += ["", "errors by cause (a guess; the line is the document's)"] + ea.render_groups(groups)
+    click.echo(text + "\n".join(extra) + ("\n" if extra else ""), nl=False)
 
 
 def _checked(claims, reference_path: str | None = None):

@@ -31,7 +31,7 @@ from .nonclaims import not_a_claim
 from .quantities import Quantity
 from .recordinit import one_update_init
 from .schema import PRECISION_ATTRIBUTES, QUALIFIERS
-from .segment import Span, clause_breaks, sentences
+from .segment import Span, clause_breaks, list_under, sentences
 
 DEFAULT_ATTRIBUTE = {"throughput": "compute", "bandwidth": "memory_bandwidth",
                      "bits": "memory_bus_width",
@@ -135,7 +135,9 @@ LINKS = {
     "sentence": "chip named earlier in the sentence",
     "pronoun": "pronoun for the sentence's first chip",
     "group": "chips of the previous sentence (三张卡都)",
-    "topic": "carried from an earlier sentence",
+    "topic": "carried from an earlier sentence of the paragraph",
+    "list-head": "named above the spec list the figure stands in",
+    "topic-far": "carried from an earlier paragraph",
     "from": "old figure of a from-to change",
 }
 STRONG_LINKS = frozenset({"clause", "possessive", "after", "joined", "respectively",
@@ -500,7 +502,16 @@ class _Sentence:
         if after:
             return after[0], "after"
         # no subject before the figure (``subjects`` is empty here)
-        return (self.topic, "topic") if self.topic is not None else (None, "")
+        return (self.topic, self._topic_link(q)) if self.topic is not None else (None, "")
+
+    def _topic_link(self, q: Quantity) -> str:
+        """How close the carried topic is: its own paragraph, the head of the spec list the
+        figure stands in, or further away."""
+        if "\n" not in self.text[self.topic.start:q.start]:
+            return "topic"
+        if list_under(self.text, self.topic.start, q.start):
+            return "list-head"
+        return "topic-far"
 
     def _nearness(self, chip: Mention, q: Quantity) -> str:
         """'clause' when ``chip`` is in the figure's clause, else 'sentence'."""

@@ -108,6 +108,8 @@ def _select_rows(ref: Reference, entity: str, attribute: str, variant: str,
     narrowed = tuple(r for r in final if qualifiers_compatible(r.qualifiers, wanted))
     if narrowed:
         return Selection(narrowed, early, notes)
+    if "non-tensor" in wanted:  # a shader-rate figure with no plain row to judge it by
+        return Selection((), (), notes + (f"no non-tensor {attribute} row for {entity}",))
     wrong = (f"qualifier wrong: {entity} has no {'/'.join(sorted(wanted))} {attribute} figure; "
              "judged against every row")
     return Selection(final, early, notes + (wrong,), qualifier_wrong=wrong)

@@ -56,3 +56,39 @@ def _bounded(text: str, start: int, end: int) -> list[Span]:
 def clause_breaks(text: str, span: Span) -> list[int]:
     """Positions inside ``span`` where a clause ends."""
     return [m.start() for m in CLAUSE_BREAK.finditer(text, span.start, span.end)]
+
+
+# -- line layouts: a table or spec-list line, or prose ---------------------------------
+TABLE_LINE, PROSE_LINE = "table", "prose"
+WIDE_GAP = re.compile(r"\|| ?\t|\S {2,}\S|\u3000")
+LINE_SENTENCE_END = re.compile(r"[。！？!?；;]|[.](?:\s|$)")
+CLAUSE_MARK = re.compile(r"[，,、]")
+LIST_MARK = re.compile(r"^\s*+(?:[-*•·]|\d+[.)、]|[（(]\d+[)）])\s++")
+SPEC_LIST_WIDTH = 60   # characters: a "label: value" line longer than this is prose
+
+
+def line_layout(line: str) -> str:
+    """TABLE_LINE for a table row (pipes, tabs, aligned columns), a cell on a line of its
+    own or a short "label: value" spec-list line; PROSE_LINE for sentences."""
+    body = LIST_MARK.sub("", line.strip())
+    if WIDE_GAP.search(body):
+        return TABLE_LINE
+    if len(body) <= SPEC_LIST_WIDTH and not LINE_SENTENCE_END.search(body) \
+            and len(CLAUSE_MARK.findall(body)) <= 1:
+        return TABLE_LINE
+    return PROSE_LINE
+
+
+def list_under(text: str, head: int, pos: int) -> bool:
+    """Is ``pos`` on a spec-list line of an unbroken list that starts on the line after
+    the one holding ``head`` (a chip named above its list: "H100 规格" then "FP64：34")?
+    A blank line may separate the head from the list, not the list's lines."""
+    line_start = text.find("\n", head, pos)
+    if line_start < 0:
+        return False
+    lines = text[line_start + 1:text.find("\n", pos) if "\n" in text[pos:] else len(text)]
+    items = lines.split("\n")
+    while items and not items[0].strip():
+        items.pop(0)
+    return bool(items) and all(item.strip() and line_layout(item) == TABLE_LINE
+                               for item in items)
