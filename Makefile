@@ -43,7 +43,7 @@ eval-dev: $(STAMP)
 	else echo "eval-dev: no dev set at $(DEVSET) (set DEVSET=...)"; fi
 
 gold: $(STAMP)
-	$(BIN)/python -m specextract.gold gold/claims.csv gold/parts/*.csv
+	$(BIN)/python -m specextract.eval.gold gold/claims.csv gold/parts/*.csv
 
 # Throughput, memory and profile on a scaled corpus (bench/RESULTS.md, bench/results.json);
 # not a test. BENCH_QUICK=1 for 200 / 1,000 articles instead of 1,000 / 10,000.

@@ -39,7 +39,7 @@ CASES = {
 
 def run_case(name: str, mb: float) -> dict:
     """Write the case to a file and time process_task on it (in this process)."""
-    from specextract.batch import process_task
+    from specextract.batch.run import process_task
     process_task({"path": str(_warm_file())})
     unit, suffix, _ = CASES[name]
     text = unit * max(1, int(mb * 1e6) // len(unit.encode()))
@@ -56,7 +56,7 @@ def run_case(name: str, mb: float) -> dict:
 
 def run_ordinary(repeat: int) -> dict:
     """Best time per MB over the corpus articles (each read and processed as in a run)."""
-    from specextract.batch import process_task
+    from specextract.batch.run import process_task
     paths = sorted(p for p in (ROOT / "corpus").iterdir() if p.is_file())
     process_task({"path": str(_warm_file())})
     size = sum(p.stat().st_size for p in paths) / 1e6

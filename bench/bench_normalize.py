@@ -18,8 +18,8 @@ from pathlib import Path
 
 import opencc
 
-from specextract.ingest import read_document
-from specextract.normalize import normalize
+from specextract.ingest.read import read_document
+from specextract.normalize.text import normalize
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -32,13 +32,13 @@ def run_passes(stage: str, folder: Path, passes: int) -> None:
     """The measured program: load, warm up, then ``passes`` passes of ``stage``."""
     import importlib
 
-    from specextract.batch import checked_rows
-    from specextract.extract import extract_normalized
-    from specextract.ingest import document_from_bytes, read_bytes
-    from specextract.normalize import normalize
-    from specextract.reference import load_reference
+    from specextract.batch.run import checked_rows
+    from specextract.extract.claims import extract_normalized
+    from specextract.ingest.read import document_from_bytes, read_bytes
+    from specextract.normalize.text import normalize
+    from specextract.check.reference import load_reference
 
-    verdict_cache = importlib.import_module("specextract.check")._verdicts
+    verdict_cache = importlib.import_module("specextract.check.checker")._verdicts
     ref = load_reference()
     docs = []
     for p in sorted(folder.iterdir()):

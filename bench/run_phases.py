@@ -51,7 +51,7 @@ def wrap(module, name: str) -> None:
 
 def main() -> None:
     mark("python:start")
-    from specextract import runjob
+    from specextract.batch import job as runjob
     from specextract.cli import cli
     mark("imported")
     for name in ("run_batch", "write_csv", "write_report"):

@@ -26,13 +26,13 @@ from pathlib import Path
 
 import opencc
 
-from specextract.batch import checked_rows
-from specextract.extract import extract_normalized
-from specextract.ingest import document_from_bytes, read_bytes
-from specextract.normalize import normalize
-from specextract.reference import load_reference
+from specextract.batch.run import checked_rows
+from specextract.extract.claims import extract_normalized
+from specextract.ingest.read import document_from_bytes, read_bytes
+from specextract.normalize.text import normalize
+from specextract.check.reference import load_reference
 
-CHECK_MODULE = importlib.import_module("specextract.check")  # the package exports check()
+CHECK_MODULE = importlib.import_module("specextract.check.checker")  # the package exports check()
 STAGES = ("ingest", "normalize", "extract", "rows", "check")
 
 
@@ -127,8 +127,8 @@ def run_profile(folder: Path, prof_dir: Path) -> None:
 def run_report(db: Path, prof_dir: Path) -> None:
     import tempfile
 
-    from specextract.report import write_report
-    from specextract.store import Store
+    from specextract.output.report import write_report
+    from specextract.store.db import Store
     ref = load_reference()
     with tempfile.TemporaryDirectory(dir=prof_dir) as tmp, Store.open(db, write=False) as store:
         pr = cProfile.Profile()

@@ -34,11 +34,11 @@ class Target:
     """The function under fuzzing, with its bookkeeping."""
 
     def __init__(self, out: Path, slow: float) -> None:
-        from specextract.blocks import extract_blocks
-        from specextract.check import check
+        from specextract.extract.blocks import extract_blocks
+        from specextract.check.checker import check
         from specextract.errors import DocumentError
-        from specextract.ingest import decode_document
-        from specextract.schema import VERDICTS
+        from specextract.ingest.read import decode_document
+        from specextract.codebook import VERDICTS
         self.steps = (decode_document, extract_blocks, check, DocumentError, VERDICTS)
         self.out, self.slow = out, slow
         self.stats: Counter = Counter()

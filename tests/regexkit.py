@@ -42,6 +42,7 @@ def spy(pattern, flags):
 re._compile = spy
 re.purge()
 import specextract
+from specextract.lexicon import default_lexicon
 for info in pkgutil.walk_packages(specextract.__path__, "specextract."):
     module = importlib.import_module(info.name)
     for name, fn in vars(module).items():  # cached builders of patterns and tables
@@ -51,9 +52,16 @@ for info in pkgutil.walk_packages(specextract.__path__, "specextract."):
                     fn()
             except Exception:
                 pass
-from specextract.runjob import run_job
-from specextract.executors import LocalExecutor
-from specextract.gold import load_gold
+        elif inspect.isfunction(fn) and fn.__module__ == module.__name__:  # builders from a lexicon
+            required = [p for p in inspect.signature(fn).parameters.values() if p.default is p.empty]
+            if [p.name for p in required] == ["lex"]:
+                try:
+                    default_lexicon().built(fn)
+                except Exception:
+                    pass
+from specextract.batch.job import run_job
+from specextract.batch.executors import LocalExecutor
+from specextract.eval.gold import load_gold
 ROOT = Path(sys.argv[1])
 with tempfile.TemporaryDirectory() as tmp:
     run_job([str(ROOT / "corpus")], Path(tmp), executor=LocalExecutor(), progress=False, echo=lambda s: None)

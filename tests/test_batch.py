@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from batchkit import article, dump_store, make_corpus, run_cli, write_reference
-from specextract import pipeline, versions
-from specextract.schema import CLAIM_COLUMNS, EXTRA_COLUMNS
-from specextract.store import Store
+from specextract.batch import versions
+from specextract.extract import document as pipeline
+from specextract.codebook import CLAIM_COLUMNS, EXTRA_COLUMNS
+from specextract.store.db import Store
 
 
 @pytest.fixture
@@ -113,16 +114,20 @@ def test_new_pipeline_version_reextracts(tmp_path, corpus, extractions, monkeypa
     out = tmp_path / "out"
     run_cli("run", corpus, "--out", out)
     extractions.clear()
-    monkeypatch.setattr("specextract.batch.pipeline_version", lambda: "0.1.0+lexicon-edited")
+    monkeypatch.setattr("specextract.batch.run.pipeline_version", lambda: "0.1.0+lexicon-edited")
     result = run_cli("run", corpus, "--out", out)
     assert len(extractions) == 4 and "4 processed" in result.output
 
 
 def test_pipeline_version_covers_extraction_code_and_lexicons_not_the_reference():
-    modules = {p.name for p in versions.imported_modules(*versions.PIPELINE_ROOTS)}
-    assert {"pipeline.py", "blocks.py", "extract.py", "lexicon.py", "linking.py", "tables.py",
-            "quantities.py", "normalize.py", "ingest.py"} <= modules
-    assert not modules & {"cli.py", "store.py", "batch.py", "report.py", "check.py"}
+    modules = {p.relative_to(versions.PACKAGE_DIR).as_posix()
+               for p in versions.imported_modules(*versions.PIPELINE_ROOTS)}
+    assert {"extract/document.py", "extract/blocks.py", "extract/claims.py",
+            "extract/mentions.py", "extract/prose.py", "extract/tables.py",
+            "extract/quantities.py", "normalize/text.py", "ingest/read.py",
+            "extract/__init__.py", "normalize/__init__.py"} <= modules
+    assert not {m for m in modules if m.split("/")[0] in ("cli.py", "store", "batch", "output",
+                                                          "check")}
     data = {p.name for p in versions.data_files()}
     assert {"chips.tsv", "attributes.tsv", "units.tsv"} <= data
     assert "specs.csv" not in data
@@ -208,7 +213,7 @@ def test_store_refuses_another_programs_sqlite_file(tmp_path, corpus):
 def test_a_second_concurrent_run_is_told_the_store_is_locked(tmp_path, corpus):
     db = tmp_path / "out" / "specextract.db"
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from specextract.store import Store; "
+        [sys.executable, "-c", "import sys; from specextract.store.db import Store; "
          f"s = Store.open({str(db)!r}); print('ready', flush=True); sys.stdin.read()"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:

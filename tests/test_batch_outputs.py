@@ -14,15 +14,15 @@ from pathlib import Path
 import pytest
 
 from batchkit import article, dump_store, make_corpus, run_cli, write_reference
-from specextract import batch
-from specextract.export import write_csv_to
-from specextract.highlight import esc
+from specextract.batch import run as batch
+from specextract.output.export import write_csv_to
+from specextract.output.pages import esc
 from specextract.records import CheckedClaim, Claim, format_decimal
-from specextract.reference import load_reference
-from specextract.report import CONSENSUS_SQL, consensus_table
-from specextract.store import CLAIM_STORE_COLUMNS, Store
+from specextract.check.reference import load_reference
+from specextract.output.report import CONSENSUS_SQL, consensus_table
+from specextract.store.db import CLAIM_STORE_COLUMNS, Store
 
-check_module = importlib.import_module("specextract.check")
+check_module = importlib.import_module("specextract.check.checker")
 
 
 @pytest.fixture
@@ -45,7 +45,7 @@ def test_claim_as_row_matches_the_dataclass_fields():
     row = claim.as_row()
     assert list(row) == ["doc_id", "entity", "attribute", "value", "surface", "start", "end",
                          "variant", "operator", "qualifier", "baseline", "metric",
-                         "precision_exp", "sentence", "unit"]
+                         "precision_exp", "sentence", "link", "unit"]
     assert row["value"] == "19.5" and row["start"] == "3" and row["precision_exp"] == "-1"
     assert row["unit"] == "TFLOPS" and all(isinstance(v, str) for v in row.values())
     assert batch.claim_from_row(row) == Claim(**{**claim.__dict__, "value": Decimal("19.5")})
@@ -54,7 +54,7 @@ def test_claim_as_row_matches_the_dataclass_fields():
 def test_claim_from_row_reads_every_field_in_order():
     claim = Claim("d", "H100", "speedup", Decimal("3"), "3x", 3, 5, variant="SXM5",
                   operator="~", qualifier="sparse", baseline="A100", metric="fp16",
-                  precision_exp=-1, sentence="s")
+                  precision_exp=-1, sentence="s", link="clause")
     defaults = Claim("", "H100", "speedup", Decimal("0"), "", 0, 0)
     assert all(getattr(claim, f.name) != getattr(defaults, f.name) for f in fields(Claim)
                if f.name not in ("entity", "attribute"))
@@ -153,7 +153,7 @@ def test_report_pages_stale_after_an_interrupted_run_are_redrawn(tmp_path, corpu
     assert run_cli("run", corpus, "--out", out).exit_code == 0
     before = pages(out)
     (corpus / "art_001.txt").write_text(article(9), encoding="utf-8")
-    from specextract import runjob
+    from specextract.batch import job as runjob
 
     def stop(*args, **kwargs):
         raise KeyboardInterrupt

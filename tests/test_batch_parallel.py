@@ -97,7 +97,7 @@ def test_dask_existing_scheduler_with_bytes_gives_the_same_store(corpus, local_s
 def test_side_jobs_run_in_a_worker_and_raise_their_errors():
     import operator
 
-    from specextract.executors import LocalExecutor, PoolExecutor
+    from specextract.batch.executors import LocalExecutor, PoolExecutor
     with PoolExecutor(2) as pool:
         assert pool.side_job(os.getpid).get() != os.getpid()
         with pytest.raises(ZeroDivisionError):
@@ -120,7 +120,7 @@ def test_local_cluster_workers_and_scheduler_run_quietly():
     scheduler here runs without work stealing; none of it leaks into this process."""
     import dask
 
-    from specextract.executors import QUIET_LOCAL_CLUSTER, DaskExecutor
+    from specextract.batch.executors import QUIET_LOCAL_CLUSTER, DaskExecutor
     wanted = tuple(QUIET_LOCAL_CLUSTER[key] for key in _QUIET_KEYS)
     assert wanted == (False, "1s", "1s")
     with DaskExecutor("local") as dask_executor:
@@ -142,7 +142,7 @@ def test_a_worker_killed_on_a_document_loses_only_that_document(killers):
     beside it are done again, the killer alone is lost, the results stay in order."""
     from batchkit import die_on_kill_me
 
-    from specextract.executors import PoolExecutor
+    from specextract.batch.executors import PoolExecutor
     tasks = [{"path": f"kill-me-{i}" if i in killers else f"doc-{i}"} for i in range(40)]
     with PoolExecutor(2, chunksize=4, window=8) as pool:
         results = list(pool.map(die_on_kill_me, tasks, lost=_lost))
@@ -155,7 +155,7 @@ def test_a_worker_killed_on_a_document_loses_only_that_document(killers):
 def test_a_worker_killed_without_lost_raises_worker_died():
     from batchkit import die_on_kill_me
 
-    from specextract.executors import PoolExecutor, WorkerDied
+    from specextract.batch.executors import PoolExecutor, WorkerDied
     tasks = [{"path": "doc-0"}, {"path": "kill-me"}, {"path": "doc-2"}]
     with pytest.raises(WorkerDied, match="kill-me: its worker process died"):
         with PoolExecutor(2, chunksize=1) as pool:
@@ -165,11 +165,11 @@ def test_a_worker_killed_without_lost_raises_worker_died():
 def test_a_lost_document_is_stored_as_failed_and_the_run_goes_on(corpus, tmp_path):
     """What run_batch does with a document its worker died on: failed as worker-died,
     named in the run's failures, retried on the next run."""
-    from specextract.batch import WORKER_DIED, run_batch
-    from specextract.executors import LocalExecutor
-    from specextract.inputs import iter_input_files
-    from specextract.reference import load_reference
-    from specextract.store import Store
+    from specextract.batch.run import WORKER_DIED, run_batch
+    from specextract.batch.executors import LocalExecutor
+    from specextract.ingest.inputs import iter_input_files
+    from specextract.check.reference import load_reference
+    from specextract.store.db import Store
 
     class LosesTheThird(LocalExecutor):   # the executor's side of it is tested above
         def map(self, fn, tasks, lost=None):
@@ -194,7 +194,7 @@ def test_a_dask_worker_killed_on_a_document_loses_only_that_document():
     import dask
     from batchkit import die_on_kill_me
 
-    from specextract.executors import DaskExecutor
+    from specextract.batch.executors import DaskExecutor
     tasks = [{"path": "kill-me" if i == 5 else f"doc-{i}"} for i in range(12)]
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
         with DaskExecutor("local", partition_size=4) as cluster:
@@ -240,7 +240,7 @@ def test_a_worker_killed_mid_run_leaves_the_same_store(corpus, local_store, tmp_
 def test_a_side_job_whose_worker_dies_raises_worker_died():
     from batchkit import die_on_kill_me
 
-    from specextract.executors import PoolExecutor, WorkerDied
+    from specextract.batch.executors import PoolExecutor, WorkerDied
     with PoolExecutor(2) as pool:
         with pytest.raises(WorkerDied, match=r"signal 9 \(SIGKILL\)"):
             pool.side_job(die_on_kill_me, {"path": "kill-me"}).get()
@@ -254,10 +254,10 @@ def test_claims_csv_is_written_here_when_its_worker_dies(local_store, tmp_path):
     parent writes claims.csv itself."""
     from batchkit import die_on_kill_me
 
-    from specextract.executors import PoolExecutor
-    from specextract.reference import load_reference
-    from specextract.runjob import write_outputs
-    from specextract.store import Store
+    from specextract.batch.executors import PoolExecutor
+    from specextract.check.reference import load_reference
+    from specextract.batch.job import write_outputs
+    from specextract.store.db import Store
 
     class KillsTheExport(PoolExecutor):
         def side_job(self, fn, *args):
@@ -277,7 +277,7 @@ def test_large_jobs_and_large_results_do_not_deadlock():
 
     from batchkit import echo
 
-    from specextract.executors import PoolExecutor
+    from specextract.batch.executors import PoolExecutor
     tasks = [{"path": f"doc-{i}", "blob": f"{i}" * 300_000} for i in range(24)]
     results: list = []
     with PoolExecutor(2, chunksize=4) as pool:

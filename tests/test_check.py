@@ -7,11 +7,11 @@ from decimal import Decimal
 import pytest
 
 from conftest import read_cases
-from specextract.check import CONSENSUS_COLUMNS, check, consensus
-from specextract.diagnose import DIAGNOSES
+from specextract.check.checker import CONSENSUS_COLUMNS, check, consensus
+from specextract.check.diagnose import DIAGNOSES
 from specextract.records import Claim
-from specextract.reference import load_reference
-from specextract.schema import VERDICTS
+from specextract.check.reference import load_reference
+from specextract.codebook import VERDICTS
 
 CASES = read_cases("verdicts.tsv")
 
@@ -145,7 +145,7 @@ def test_check_never_raises(fields: dict) -> None:
 def test_claims_no_searched_figure_matches_are_explained_by_none_of_the_three_rules() -> None:
     """diagnose skips _wrong_precision, _wrong_variant and _misattributed when
     _may_explain is false: they must find nothing then, near the 5% edges too."""
-    from specextract import diagnose as dg
+    from specextract.check import diagnose as dg
     ref = load_reference()
     rows = [r for r in ref.rows if r.value is not None and r.attribute != "speedup"][::7]
     factors = ("0.94", "0.9499", "0.95", "0.951", "1.049", "1.05", "1.0501", "1.06", "0.5", "3")
@@ -166,7 +166,7 @@ def test_claims_no_searched_figure_matches_are_explained_by_none_of_the_three_ru
 
 
 def test_precision_rows_near_a_claim_are_those_may_match_accepts_in_order() -> None:
-    from specextract import diagnose as dg
+    from specextract.check import diagnose as dg
     ref = load_reference()
     chips = sorted({(r.entity, r.variant) for r in ref.rows})
     w = dg.MATCH_WINDOW

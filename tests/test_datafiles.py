@@ -7,12 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from specextract import cues, lexicon, linking, quantities, script
-from specextract.datafiles import data_path, read_tsv
-from specextract.reference import load_reference
-from specextract.schema import ATTRIBUTES, QUALIFIERS
+from specextract.extract import cues, quantities
+from specextract.extract import mentions as lexicon
+from specextract.extract import prose as linking
+from specextract.normalize import script
+import specextract
+from specextract.eval import error_analysis
+from specextract.lexicon import DATA_FILES, Lexicon
+from specextract.lexicon.files import data_path, read_tsv
+from specextract.check.reference import attribute_specs, drop_words, load_reference
+from specextract.codebook import ATTRIBUTES, QUALIFIERS
 
-normalize = importlib.import_module("specextract.normalize")  # the module, not the function
+normalize = importlib.import_module("specextract.normalize.text")  # the module, not the function
 DATA = Path(data_path("chips.tsv")).parent
 TSV_FILES = sorted(p.name for p in DATA.glob("*.tsv"))
 
@@ -42,7 +48,7 @@ def test_plausible_ranges_cover_every_attribute():
 
 def test_unit_aliases_resolve_to_a_dimension():
     dims = {"throughput", "bytes", "bandwidth", "length", "power", "frequency", "area",
-            "bits", "ratio", "percent"}
+            "bits", "ratio", "percent", "efficiency"}
     for row in read_tsv(DATA / "units.tsv"):
         assert row["dimension"] in dims, row
         info = quantities.unit_info(row["alias"])
@@ -56,10 +62,14 @@ def test_chip_contexts_compile():
                 re.compile(row[column])
 
 
+LEX = Lexicon.load()
+
+
 @pytest.mark.parametrize("build", [
-    quantities.quantity_pattern, quantities.ordinal_pattern, normalize.noise_pattern,
-    lambda: lexicon._chip_lexicon()[0], lambda: lexicon._keyword_lexicon()[0],
-    lambda: lexicon._qualifier_lexicon()[0], script._term_pattern,
+    lambda: quantities.units_of(LEX).quantity, quantities.ordinal_pattern,
+    lambda: normalize.noise_pattern(LEX),
+    lambda: LEX.built(lexicon.chip_lexicon)[0], lambda: LEX.built(lexicon.keyword_lexicon)[0],
+    lambda: LEX.built(lexicon.qualifier_lexicon)[0], lambda: LEX.built(script.term_pattern),
 ], ids=["quantities", "ordinals", "noise", "chips", "keywords", "qualifiers", "hant-terms"])
 def test_patterns_compile(build):
     assert build() is not None
@@ -67,13 +77,64 @@ def test_patterns_compile(build):
 
 @pytest.mark.parametrize("kind", sorted({r["kind"] for r in read_tsv(DATA / "cues.tsv")}))
 def test_cue_patterns_compile(kind):
-    assert cues.cue_pattern(kind).pattern
+    assert cues.cue_pattern(LEX, kind).pattern
 
 
 def test_reference_and_predecessors_agree():
     ref = load_reference()
-    predecessor, architecture = linking.relations()
+    predecessor, architecture = LEX.built(linking.relations)
     for chip, earlier in predecessor.items():
         assert ref.knows(chip) and ref.knows(earlier), (chip, earlier)
     for chip in architecture.values():
         assert ref.knows(chip), chip
+
+
+def test_every_data_file_is_declared_and_every_declared_file_exists():
+    assert set(TSV_FILES) == set(DATA_FILES)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, d in DATA_FILES.items() if d.kind_column))
+def test_every_declared_kind_is_in_the_data(name):
+    spec = DATA_FILES[name]
+    assert {r[spec.kind_column] for r in LEX.rows(name)} == spec.kinds
+
+
+class RecordingLexicon(Lexicon):
+    """A lexicon that notes which files and kinds the stages ask it for."""
+
+    def __init__(self, paths):
+        super().__init__(paths)
+        self.read, self.kinds = set(), set()
+
+    def rows(self, name):
+        self.read.add(name)
+        return super().rows(name)
+
+    def of_kind(self, name, kind):
+        self.kinds.add((name, kind))
+        return super().of_kind(name, kind)
+
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+
+
+def test_every_declared_file_and_kind_is_read():
+    lex = RecordingLexicon(Lexicon.load().paths)
+    for path in sorted(CORPUS.glob("*.txt")):
+        text = specextract.read_document(path).text
+        specextract.extract(text, lexicon=lex)
+    attribute_specs(lex), drop_words(lex)   # what load_reference reads beside the table
+    error_analysis.hints(lex)               # what `eval --errors` reads
+    assert lex.read == set(DATA_FILES)
+    selected = {(n, k) for n, d in DATA_FILES.items() if d.kind_column in ("kind",)
+                for k in d.kinds}
+    assert selected <= lex.kinds
+
+
+def test_a_user_lexicon_replaces_one_file(tmp_path):
+    chips = tmp_path / "chips.tsv"
+    chips.write_text("# one chip\nentity\talias\tcontext\nZ9\tZetta 9\t\n", encoding="utf-8")
+    lex = Lexicon.load(chips=chips)
+    text = "Zetta 9 的显存为 96GB。"
+    assert [(c.entity, c.value) for c in specextract.extract(text, lexicon=lex)] == [("Z9", 96)]
+    assert specextract.extract(text) == []

@@ -6,10 +6,10 @@ from decimal import Decimal
 import pytest
 
 from batchkit import run_cli
-from specextract.error_analysis import accusations, error_groups, locate, place
-from specextract.evaluate import match
-from specextract.gold import ClaimRow
-from specextract.segment import list_under, line_layout
+from specextract.eval.error_analysis import accusations, error_groups, locate, place
+from specextract.eval.evaluate import match
+from specextract.eval.gold import ClaimRow
+from specextract.extract.segment import list_under, line_layout
 
 
 @pytest.mark.parametrize("line,layout", [

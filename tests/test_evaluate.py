@@ -6,11 +6,11 @@ from decimal import Decimal
 
 import pytest
 
-from specextract.evaluate import (
+from specextract.eval.evaluate import (
     Counts, match, report_to_dict, report_to_json, report_to_text, score,
 )
-from specextract.gold import ClaimRow
-from specextract.schema import ATTRIBUTE_UNITS, SCRIPTS, VERDICTS
+from specextract.eval.gold import ClaimRow
+from specextract.codebook import ATTRIBUTE_UNITS, SCRIPTS, VERDICTS
 
 
 def row(doc: str, entity: str, attribute: str, value: str, baseline: str = "",

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from batchkit import make_corpus, run_cli
-from specextract.schema import CLAIM_COLUMNS
+from specextract.codebook import CLAIM_COLUMNS
 
 FORMULA_ARTICLE = ('=HYPERLINK("http://evil.example/","click") NVIDIA A100 的单精度算力为 '
                    "19.5 TFLOPS。\n@SUM(A1:A9) H100 FP64 is 60 TFLOPS.\n")

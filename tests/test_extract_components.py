@@ -8,9 +8,9 @@ from hypothesis import given, settings, strategies as st
 
 from conftest import read_cases
 from specextract import extract
-from specextract.lexicon import find_chips, find_keywords
-from specextract.normalize import normalize
-from specextract.quantities import find_quantities
+from specextract.extract.mentions import find_chips, find_keywords
+from specextract.normalize.text import normalize
+from specextract.extract.quantities import find_quantities
 
 
 def _decode(text: str) -> str:
@@ -111,3 +111,18 @@ def test_extract_never_raises_and_surfaces_match(text):
     for c in extract(text):
         assert text[c.start:c.end] == c.surface
         assert c.start <= c.end
+
+
+def test_every_claim_says_how_its_chip_was_found():
+    from specextract.linking import LINKS
+    text = ("| 规格 | A100 | H100 |\n|---|---|---|\n| FP32 | 19.5 TFLOPS | 67 TFLOPS |\n\n"
+            "H100的80GB显存，带宽3.35TB/s。它的功耗为700W。\n\n另一段：TDP 为 400W。\n")
+    claims = extract(text)
+    links = {(c.entity, c.attribute, float(c.value)): c.link for c in claims}
+    assert all(c.link in LINKS for c in claims)
+    assert links[("A100", "fp32", 19.5)] == "table-column"
+    assert links[("H100", "memory_size", 80)] == "possessive"
+    assert links[("H100", "memory_bandwidth", 3350)] == "sentence"     # another clause
+    assert links[("H100", "tdp", 700)] in ("pronoun", "topic")
+    assert links[("H100", "tdp", 400)] == "topic-far"                # another paragraph
+    assert all("link" in c.as_row() for c in claims)

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from specextract.gold import (
+from specextract.eval.gold import (
     ClaimRow, GoldError, claims_to_rows, load_claims_csv, load_gold, main, merge_gold_parts,
 )
 from specextract.errors import SpecExtractError
 from specextract.records import CheckedClaim, Claim
-from specextract.schema import CLAIM_COLUMNS
+from specextract.codebook import CLAIM_COLUMNS
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -25,10 +25,11 @@ from pathlib import Path
 import pytest
 
 from batchkit import article, make_corpus, run_cli, write_reference
-from specextract import batch, blocks
-from specextract.batch import process_task
-from specextract.ingest import read_document
-from specextract.storelock import LockFile
+from specextract.batch import run as batch
+from specextract.extract import blocks
+from specextract.batch.run import process_task
+from specextract.ingest.read import read_document
+from specextract.store.lock import LockFile
 
 HANS = "英伟达 A100 的显存为 80GB，显存带宽为 2TB/s，单精度算力为 19.5 TFLOPS。\n"
 HANT = "輝達 V100 的記憶體頻寬為 900 GB/s，單精度運算 15.7 TFLOPS。\n"
@@ -299,7 +300,7 @@ def read_document_from_text(text: str):
 
 
 def test_a_document_past_its_time_limit_fails_as_timeout(tmp_path, monkeypatch):
-    from specextract import pipeline
+    from specextract.extract import document as pipeline
 
     def stuck(doc):
         while True:
@@ -603,7 +604,7 @@ def _growth(fn, make, n: int, factor: int = 4) -> float:
 
 
 def _extract(text: str):
-    from specextract.extract import extract
+    from specextract.extract.claims import extract
     return extract(text)
 
 
@@ -618,8 +619,8 @@ def test_blank_gap_between_figures_is_linear():
 
 
 def test_long_pipe_row_is_linear():
-    from specextract.extract import active_regions
-    from specextract.quantities import find_quantities
+    from specextract.extract.claims import active_regions
+    from specextract.extract.quantities import find_quantities
 
     def quantities(text):
         return find_quantities(text, active_regions(text))

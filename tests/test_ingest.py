@@ -6,7 +6,7 @@ import os
 import pytest
 
 from specextract.errors import DocumentError
-from specextract.ingest import read_document
+from specextract.ingest.read import read_document
 
 HANS = "英伟达A100显卡的显存带宽为2TB/s，晶体管数量为540亿个，采用7纳米制程，单精度算力19.5 TFLOPS。"
 HANT = "輝達A100顯示卡的記憶體頻寬為2TB/s，電晶體數量為540億個，採用7奈米製程，單精度運算19.5 TFLOPS。"

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import read_cases
-from specextract.normalize import normalize
-from specextract.script import detect_script
+from specextract.normalize.text import normalize
+from specextract.normalize.script import detect_script
 
 CASES = read_cases("normalize.tsv")
 SEED = Path(__file__).parents[1] / "corpus" / "001_1e411b7903a60609.txt"

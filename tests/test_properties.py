@@ -10,15 +10,15 @@ import os
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from specextract.blocks import extract_blocks
-from specextract.check import check
+from specextract.extract.blocks import extract_blocks
+from specextract.check.checker import check
 from specextract.errors import DocumentError
-from specextract.extract import extract
-from specextract.htmltext import html_to_text
-from specextract.normalize import normalize
+from specextract.extract.claims import extract
+from specextract.ingest.html import html_to_text
+from specextract.normalize.text import normalize
 from specextract.records import Document
-from specextract.schema import VERDICTS
-from specextract.textdecode import decode
+from specextract.codebook import VERDICTS
+from specextract.ingest.decode import decode
 from specstrategies import any_text, article_text
 
 SETTINGS = settings(max_examples=int(os.environ.get("PROPERTY_EXAMPLES", "300")), deadline=None,

@@ -1,5 +1,5 @@
-"""Records whose ``__init__`` comes from ``recordinit.one_update_init`` (made for every
-figure) keep the dataclass's: parameters, defaults, validation, freezing."""
+"""Records (made for every figure) keep the dataclass's behaviour: parameters, defaults,
+validation, freezing."""
 from __future__ import annotations
 
 import dataclasses
@@ -8,9 +8,9 @@ from decimal import Decimal
 
 import pytest
 
-from specextract.lexicon import Keyword, Mention
-from specextract.linking import Draft
-from specextract.quantities import Quantity
+from specextract.extract.mentions import Keyword, Mention
+from specextract.extract.prose import Draft
+from specextract.extract.quantities import Quantity
 from specextract.records import CheckedClaim, Claim
 
 ONE_UPDATE = [Claim, Quantity, Draft, Mention, Keyword, CheckedClaim]
@@ -54,14 +54,3 @@ def test_checked_claim_is_still_frozen_validated_and_replaceable():
     assert (flagged.self_contradiction, flagged.expected) == ("also says 20", Decimal("19.5"))
     assert checked == CheckedClaim(**vars(checked))
     assert hash(checked) == hash(CheckedClaim(**vars(checked)))
-
-
-def test_one_update_init_refuses_fields_it_cannot_fill_plainly():
-    from specextract.recordinit import one_update_init
-
-    @dataclasses.dataclass(frozen=True)
-    class WithFactory:
-        items: tuple = dataclasses.field(default_factory=tuple)
-
-    with pytest.raises(TypeError, match="plain fields only"):
-        one_update_init(WithFactory)

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from specextract.datafiles import data_path
+from specextract.lexicon.files import data_path
 from specextract.errors import DataFileError, SpecExtractError
-from specextract.reference import ReferenceError, attribute_specs, load_reference
-from specextract.reference_rules import parse_ratio
-from specextract.schema import ATTRIBUTES
+from specextract.check.reference import ReferenceError, attribute_specs, load_reference
+from specextract.check.rules import parse_ratio
+from specextract.codebook import ATTRIBUTES
 
 HEADER = "chip,variant,attribute,value,unit,condition,source,confidence"
 GOOD = [

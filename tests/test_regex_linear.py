@@ -63,7 +63,7 @@ def growth(pattern, unit: str) -> tuple[float, int, float, float]:
 def test_patterns_were_collected():
     modules = {where.split(":")[0] for _, where in PATTERNS}
     assert len(PATTERNS) > 50
-    assert {"quantities", "lexicon", "linking", "normalize", "htmltext", "textdecode"} <= modules
+    assert {"quantities", "mentions", "prose", "text", "html", "decode"} <= modules
 
 
 def test_only_the_package_own_patterns_are_collected():

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from batchkit import article, make_corpus, run_cli
-from specextract.highlight import clusters, safe_name, source_html
+from specextract.output.pages import clusters, safe_name, source_html
 
 HOSTILE_NAME = "x\"'><img src=x onerror=alert(1)> javascript:alert(2)"
 HOSTILE_TEXT = (

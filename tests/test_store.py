@@ -5,8 +5,8 @@ import sqlite3
 
 import pytest
 
-from specextract import store as store_module
-from specextract.store import APPLICATION_ID, Store, StoreError
+from specextract.store import db as store_module
+from specextract.store.db import APPLICATION_ID, Store, StoreError
 
 DOC = {"path": "/c/a.txt", "doc_id": "a", "content_hash": "h1", "status": "ok",
        "pipeline_version": "p1", "check_version": "c1", "text": "A100 19.5 TFLOPS"}

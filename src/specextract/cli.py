@@ -10,11 +10,11 @@ import click
 
 from . import __version__
 from .errors import SpecExtractError
-from .ingest import read_document
-from .normalize import normalize as normalize_text
+from .ingest.read import read_document
+from .normalize.text import normalize as normalize_text
 from .errors import DocumentError
-from .inputs import iter_input_files
-from .schema import VERDICTS
+from .ingest.inputs import iter_input_files
+from .codebook import VERDICTS
 
 
 REFERENCE_OPTION = click.option("--reference", "reference_path", type=click.Path(exists=True),
@@ -101,8 +101,8 @@ def run(inputs: tuple[str, ...], out_dir: Path, db_path: Path | None, workers: i
       specextract run corpus --out out --workers 2 --reference my_specs.csv
       specextract run 'articles/**/*.html' --out out --dask local
     """
-    from .executors import DaskExecutor, LocalExecutor, PoolExecutor
-    from .runjob import run_job
+    from .batch.executors import DaskExecutor, LocalExecutor, PoolExecutor
+    from .batch.job import run_job
     if dask_address and workers > 1:
         raise click.UsageError("use --workers or --dask, not both")
     if send_bytes and not dask_address:
@@ -136,8 +136,8 @@ def export(db_path: Path, fmt: str, verdicts: tuple[str, ...], output: Path | No
       specextract export --db out/specextract.db --verdict contradicted -o wrong.csv
       specextract export --db out/specextract.db --format parquet -o claims.parquet
     """
-    from .export import write_csv, write_csv_to, write_jsonl, write_jsonl_to, write_parquet
-    from .store import CLAIM_STORE_COLUMNS, Store
+    from .output.export import write_csv, write_csv_to, write_jsonl, write_jsonl_to, write_parquet
+    from .store.db import CLAIM_STORE_COLUMNS, Store
     if fmt == "parquet" and output is None:
         raise click.UsageError("--format parquet needs -o FILE")
     if excel and fmt != "csv":
@@ -176,8 +176,8 @@ def extract(files: tuple[str, ...], output: Path | None) -> None:
     Example:
       specextract extract corpus -o claims.csv
     """
-    from .export import write_csv
-    from .pipeline import process_file
+    from .output.export import write_csv
+    from .extract.document import process_file
     rows, failed = [], 0
     for path in iter_input_files(files):
         try:
@@ -216,9 +216,9 @@ def evaluate(gold_path: str, pred_path: str | None, as_json: bool, check: bool,
       specextract eval --gold gold/claims.csv --errors corpus
       specextract eval --gold gold/claims.csv --pred out/claims.csv --json
     """
-    from . import error_analysis as ea
-    from .evaluate import match, report_to_dict, report_to_text, score
-    from .gold import claims_to_rows, load_claims_csv, load_gold
+    from .eval import error_analysis as ea
+    from .eval.evaluate import match, report_to_dict, report_to_text, score
+    from .eval.gold import claims_to_rows, load_claims_csv, load_gold
     gold = load_gold(gold_path)
     scripts: dict[str, str] = {}
     texts: dict[str, str] = {}
@@ -226,7 +226,7 @@ def evaluate(gold_path: str, pred_path: str | None, as_json: bool, check: bool,
     if pred_path:
         pred = load_claims_csv(pred_path)
     elif corpus:
-        from .pipeline import process_file
+        from .extract.document import process_file
         records = []
         for path in iter_input_files((corpus,)):
             try:
@@ -275,16 +275,16 @@ def evaluate(gold_path: str, pred_path: str | None, as_json: bool, check: bool,
 
 
 def _checked(claims, reference_path: str | None = None):
-    from .check import check
-    from .reference import load_reference
+    from .check.checker import check
+    from .check.reference import load_reference
     return check(claims, load_reference(reference_path))
 
 
 def _read_claims(path: str):
     """Claim records from a claims CSV (codebook columns; start/end/precision if present)."""
     import csv
-    from .gold import load_claims_csv
-    from .numerals import significant_exp
+    from .eval.gold import load_claims_csv
+    from .extract.numbers import significant_exp
     from .records import Claim
     rows = load_claims_csv(path)
     with open(path, encoding="utf-8-sig", newline="") as fh:
@@ -300,7 +300,7 @@ def _read_claims(path: str):
                          baseline=row.baseline, metric=row.metric,
                          precision_exp=int(exp) if exp not in (None, "") else
                          significant_exp(format(row.value, "f")),
-                         sentence=raw.get("sentence", "")))
+                         sentence=raw.get("sentence", ""), link=raw.get("link", "")))
     return out
 
 
@@ -316,7 +316,7 @@ def check_command(claims_csv: str, output: Path | None, reference_path: str | No
     Example:
       specextract extract corpus -o claims.csv && specextract check claims.csv -o checked.csv
     """
-    from .export import write_csv
+    from .output.export import write_csv
     rows = [c.as_row() for c in _checked(_read_claims(claims_csv), reference_path)]
     _emit(rows, output)
 
@@ -335,8 +335,8 @@ def consensus(inputs: tuple[str, ...], claims_csv: str | None, output: Path | No
     Example:
       specextract consensus corpus
     """
-    from .check import consensus as tabulate
-    from .reference import load_reference
+    from .check.checker import consensus as tabulate
+    from .check.reference import load_reference
     if claims_csv:
         claims = _read_claims(claims_csv)
     elif inputs:
@@ -355,7 +355,7 @@ def consensus(inputs: tuple[str, ...], claims_csv: str | None, output: Path | No
 
 
 def _extract_all(inputs):
-    from .pipeline import process_file
+    from .extract.document import process_file
     claims = []
     for path in iter_input_files(inputs):
         try:
@@ -367,7 +367,7 @@ def _extract_all(inputs):
 
 def _emit(rows, output):
     import csv, io
-    from .export import columns_for, neutralise, write_csv
+    from .output.export import columns_for, neutralise, write_csv
     if output is not None:
         write_csv(rows, output)
         click.echo(f"{len(rows)} claims -> {output}", err=True)
@@ -395,7 +395,7 @@ def reference_validate(file: str | None) -> None:
     Example:
       specextract reference validate my_specs.csv
     """
-    from .reference import load_reference
+    from .check.reference import load_reference
     ref = load_reference(file)
     click.echo(f"ok: {len(ref.rows)} rows, {len(ref.marketing)} marketing ratios, "
                f"version {ref.version[:12]}")
@@ -411,8 +411,8 @@ def reference_show(chip: str, reference_path: str | None) -> None:
     Example:
       specextract reference show A100
     """
-    from .reference import load_reference
-    from .reference_rules import entity_key
+    from .check.reference import load_reference
+    from .check.rules import entity_key
     ref = load_reference(reference_path)
     rows = [r for r in ref.rows if entity_key(r.entity) == entity_key(chip)]
     if not rows:

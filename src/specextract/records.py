@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from decimal import Decimal
 
-from .recordinit import one_update_init
-from .schema import ATTRIBUTE_UNITS, OPERATORS, QUALIFIERS, VERDICTS
+from .codebook import ATTRIBUTE_UNITS, OPERATORS, QUALIFIERS, VERDICTS
 
 
 @dataclass(frozen=True)
@@ -52,7 +51,6 @@ def _plain(value: Decimal) -> str:
 _plain_remembered = lru_cache(maxsize=10_000)(_plain)
 
 
-@one_update_init
 @dataclass(frozen=True)
 class Claim:
     """One spec claim in the codebook's sense.
@@ -115,11 +113,11 @@ class Claim:
             "variant": _text(self.variant), "operator": _text(self.operator),
             "qualifier": _text(self.qualifier), "baseline": _text(self.baseline),
             "metric": _text(self.metric), "precision_exp": _text(self.precision_exp),
-            "sentence": _text(self.sentence), "unit": ATTRIBUTE_UNITS[self.attribute],
+            "sentence": _text(self.sentence), "link": _text(self.link),
+            "unit": ATTRIBUTE_UNITS[self.attribute],
         }
 
 
-@one_update_init
 @dataclass(frozen=True)
 class CheckedClaim:
     """A claim with its verdict and the evidence behind it."""

@@ -40,10 +40,10 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from .extract import extract_normalized, find_all
-from .linking import Found
-from .normalize import Normalized, normalize
-from .quantities import Quantity
+from .extract.claims import extract_normalized, find_all
+from .extract.prose import Found
+from .normalize.text import Normalized, normalize
+from .extract.quantities import Quantity
 from .records import Claim
 
 CACHE = "_specextract"  # private Doc extension: the per-doc work below

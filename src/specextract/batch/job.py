@@ -1,0 +1,127 @@
+"""``specextract run`` as a function: store, executor, progress, outputs, exit status.
+
+    status = run_job(["corpus"], Path("out"), executor=LocalExecutor())
+
+Writes ``OUT/specextract.db`` (or ``db``), then ``OUT/claims.csv`` and
+``OUT/report/index.html`` from the whole store. Returns 0 when every document of this
+run succeeded, 1 when some failed, 130 when interrupted (the store stays consistent and
+the next run resumes). A malformed reference table, an unusable store or no input at all
+raise an error with exit status 2 before the store is touched.
+"""
+from __future__ import annotations
+
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from contextlib import contextmanager
+from itertools import chain
+from pathlib import Path
+
+from .run import Executor, run_batch, summary_text
+from ..errors import DataFileError, SpecExtractError, WorkerDied
+from ..output.export import write_csv
+from ..ingest.inputs import count_input_files, iter_input_files
+from ..check.reference import load_reference
+from ..output.report import staging_folder, write_report
+from ..store.db import CLAIM_STORE_COLUMNS, Store
+
+DB_NAME = "specextract.db"
+
+
+class NoInputError(SpecExtractError):
+    """INPUTS name no file."""
+
+    exit_code = 2
+
+
+class BadReferenceError(SpecExtractError):
+    """--reference names a malformed table (the message names file, row and problem)."""
+
+    exit_code = 2
+
+
+def run_job(inputs: Sequence[str], out_dir: Path, *, executor: Executor, db: Path | None = None,
+            reference_path: str | None = None, progress: bool | None = None,
+            echo: Callable[[str], None] = print, max_bytes: int | None = None,
+            timeout: float | None = None) -> int:
+    try:
+        ref = load_reference(reference_path)
+    except DataFileError as exc:
+        raise BadReferenceError(str(exc)) from None
+    paths = iter_input_files(inputs)
+    first = next(paths, None)
+    if first is None:
+        raise NoInputError(f"no input files in {' '.join(inputs)}")
+    paths = chain([first], paths)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    show = sys.stderr.isatty() if progress is None else progress
+    with Store.open(db or out_dir / DB_NAME) as store:
+        try:
+            with _sigterm_as_interrupt(), executor:
+                with _progress(inputs, show) as bar:
+                    run = run_batch(paths, store, ref, executor, inputs=" ".join(inputs),
+                                    on_result=bar, max_bytes=max_bytes, timeout=timeout,
+                                    pages=staging_folder(out_dir / "report"))
+                n, index = write_outputs(store, out_dir, ref, executor)
+        except KeyboardInterrupt:
+            echo(f"interrupted: the store {store.path} is consistent; run again to resume")
+            return 130
+        echo(summary_text(run, store))
+        echo(f"{n} claims -> {out_dir / 'claims.csv'}; report -> {index}")
+    return 1 if run.counts["failed"] else 0
+
+
+def write_outputs(store: Store, out_dir: Path, ref, executor: Executor) -> tuple[int, Path]:
+    """claims.csv and the HTML report from the whole store; with worker processes, the
+    CSV is written in one of them while this process draws the report."""
+    side_job = getattr(executor, "side_job", None)
+    args = (str(store.path), str(out_dir / "claims.csv"))
+    csv_job = side_job(export_claims, *args) if side_job else None
+    index = write_report(store, out_dir / "report", ref)
+    if csv_job is not None:
+        try:
+            return csv_job.get(), index
+        except WorkerDied:   # killed (out of memory?) while writing: write it here
+            pass
+    return export_claims(*args), index
+
+
+def export_claims(db: str, csv_path: str) -> int:
+    """Every claim of the store ``db`` into ``csv_path`` (read-only; runs in any process)."""
+    with Store.open(db, write=False) as store:
+        return write_csv(store.claim_values(), csv_path, columns=list(CLAIM_STORE_COLUMNS))
+
+
+@contextmanager
+def _progress(inputs: Sequence[str], show: bool):
+    """A callback for run_batch that drives a tqdm bar on stderr (nothing when not shown)."""
+    if not show:
+        yield None
+        return
+    from tqdm import tqdm
+    bar = tqdm(total=count_input_files(inputs), unit="doc", file=sys.stderr, dynamic_ncols=True)
+
+    def update(outcome: str, counts) -> None:
+        bar.update(1)
+        bar.set_postfix(claims=counts["claims"], errors=counts["failed"], refresh=False)
+
+    try:
+        yield update
+    finally:
+        bar.close()
+
+
+@contextmanager
+def _sigterm_as_interrupt():
+    """kill PID stops a run like Ctrl-C does (the current document is rolled back)."""
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread (e.g. called from a worker thread)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -1,0 +1,371 @@
+"""The streaming batch runner behind ``specextract run``.
+
+    with Store.open(db) as store, LocalExecutor() as executor:
+        result = run_batch(iter_input_files(inputs), store, load_reference(), executor)
+
+One per-document function, :func:`process_task`, runs wherever the executor puts it (this
+process, a local worker pool, a Dask worker): it reads the file (or takes its bytes),
+hashes it, and unless the store already holds that content for this pipeline version,
+normalizes, extracts and checks it against the run's reference table (loaded once per
+worker). It returns a plain dict (picklable, no records). The parent only writes: each
+document in one transaction, in input order, so every executor yields the same store.
+(A worker that cannot check, e.g. a Dask worker without the reference file, returns the
+claims unchecked and the parent checks them.)
+
+Per document the store decides: same content and pipeline → skip (or, if only the
+reference or checker changed, re-check the stored claims without extracting); otherwise
+extract and replace the document's claims. Failed documents are always retried.
+
+Bounded per document: files above ``max_bytes`` fail as "too-large" before they are
+read; long documents are extracted in blocks (:mod:`specextract.extract.blocks`); a document
+still running after ``timeout`` seconds fails as "timeout" (where the worker runs tasks
+in its main thread: this process and ``--workers``); a document whose worker process
+dies on it (out of memory, a crash in an extension) fails as "worker-died" where the
+executor has other processes (``--workers``, ``--dask``). Whatever one document does, the
+run goes on: every failure becomes that document's reason in the store.
+"""
+from __future__ import annotations
+
+import hashlib
+import signal
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, fields
+from decimal import Decimal
+from pathlib import Path
+from typing import Protocol
+
+from ..extract.blocks import extract_blocks
+from ..check.checker import check
+from ..errors import DocumentError, SpecExtractError
+from ..ingest.read import MAX_BYTES, decode_document, read_bytes
+from ..records import Claim
+from ..check.reference import Reference, load_reference
+from ..store.db import Store
+from .versions import check_version, pipeline_version
+
+OK, ERROR, UNCHANGED = "ok", "error", "unchanged"
+INT_FIELDS = ("start", "end", "precision_exp")   # in Claim field order, after value
+CLAIM_FIELDS = tuple(f.name for f in fields(Claim))
+TIMEOUT = 300.0          # seconds per document (README: Bad input)
+REPAIRED = "repaired"    # the reason an ok document carries when decoding mended bytes
+WORKER_DIED = "worker-died"   # the reason of a document whose worker process died on it
+
+
+class BatchError(SpecExtractError):
+    """The run cannot go on (e.g. a worker runs a different specextract)."""
+
+
+class Executor(Protocol):
+    name: str
+    send_bytes: bool
+
+    def map(self, fn: Callable[[dict], dict], tasks: Iterable[dict],
+            lost: Callable[[dict, str], dict] | None = None) -> Iterator[dict]:
+        """Results of ``fn`` over ``tasks``, in input order, consuming tasks lazily;
+        ``lost(task, why)`` stands for the result of a task whose worker process died."""
+
+    # optional: side_job(fn, *args) -> an object whose .get() returns fn(*args), run beside
+    # this process where the executor has local workers (runjob.write_outputs)
+
+
+@dataclass
+class RunResult:
+    run_id: int
+    counts: Counter = field(default_factory=Counter)
+    failures: list[tuple[str, str, str]] = field(default_factory=list)  # path, reason, error
+    repairs: list[tuple[str, str]] = field(default_factory=list)  # path, what was mended
+    interrupted: bool = False
+
+
+class DocumentTimeout(BaseException):
+    """Raised in a document's task when it runs past its time limit (a BaseException, so
+    that no ``except Exception`` on the way swallows it)."""
+
+
+@contextmanager
+def time_limit(seconds: float | None):
+    """Raise DocumentTimeout after ``seconds`` (only in a main thread, with SIGALRM)."""
+    if not seconds or not hasattr(signal, "setitimer") \
+            or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum, frame):
+        raise DocumentTimeout
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+# --- the per-document function (runs in workers) ---------------------------------------
+def process_task(task: dict) -> dict:
+    """Read, hash and (unless unchanged) extract one document; a plain dict back."""
+    path, key = task["path"], task.get("key", task["path"])
+    out = {"path": key, "doc_id": doc_id_of(key), "pipeline_version": pipeline_version()}
+    limit = task.get("max_bytes") or MAX_BYTES
+    try:
+        with time_limit(task.get("timeout", TIMEOUT)):
+            data = task["data"] if task.get("data") is not None else read_bytes(Path(path), limit)
+            digest = hashlib.sha256(data).hexdigest()
+            out.update(content_hash=digest, size=len(data))
+            if task.get("known_hash") == digest:
+                return _unchanged({**out, "status": UNCHANGED}, task)
+            doc, repairs = decode_document(key, data, limit)
+            claims, script = extract_blocks(doc)
+    except DocumentError as exc:
+        return {**out, "status": ERROR, "reason": exc.reason, "error": safe_text(str(exc))}
+    except DocumentTimeout:
+        return {**out, "status": ERROR, "reason": "timeout",
+                "error": safe_text(f"{key}: timeout (still running after "
+                                   f"{task.get('timeout', TIMEOUT):g} s)")}
+    except RecursionError:
+        return {**out, "status": ERROR, "reason": "internal-error",
+                "error": safe_text(f"{key}: internal-error (RecursionError)")}
+    except Exception as exc:  # noqa: BLE001 - an extractor bug on one file must not stop a batch
+        return {**out, "status": ERROR, "reason": "internal-error",
+                "error": safe_text(f"{key}: internal-error ({type(exc).__name__}: {exc})")}
+    result = {**out, "status": OK, "encoding": doc.encoding, "format": doc.format,
+              "script": script, "text": doc.text, **_checked_here(task, claims)}
+    if repairs:
+        result.update(reason=REPAIRED, error=safe_text(f"{key}: " + "; ".join(repairs)))
+    _stage_page(task, result)
+    return result
+
+
+# Checking runs where the document was extracted. A task names the run's reference table
+# (path, version, ratios version, checker version); the worker loads it once and returns
+# the checked rows with the checker version that made them. A worker that cannot (another
+# table or checker there, no such file, a checker error) returns the rows unchecked, and
+# the parent checks them as it always could.
+_worker_references: dict[tuple, Reference | None] = {}
+
+
+def reference_spec(ref: Reference) -> tuple[str, str, str, str]:
+    """What a task carries so that a worker can check against ``ref``."""
+    return (str(Path(ref.path).resolve()), ref.version, ref.ratios_version, check_version(ref))
+
+
+def _worker_reference(spec: tuple | None) -> Reference | None:
+    if not spec:
+        return None
+    spec = tuple(spec)
+    if spec not in _worker_references:
+        try:
+            ref = load_reference(spec[0])
+            if (ref.version, ref.ratios_version, check_version(ref)) != spec[1:]:
+                ref = None
+        except Exception:  # noqa: BLE001 - the parent checks instead
+            ref = None
+        _worker_references[spec] = ref
+    return _worker_references[spec]
+
+
+def _checked_here(task: dict, claims: list[Claim]) -> dict:
+    """{"claims": rows} for a result: checked (and "checked": checker version) if this
+    process can check against the run's reference, else unchecked."""
+    ref = _worker_reference(task.get("reference"))
+    if ref is not None:
+        try:
+            return {"claims": checked_rows(claims, ref), "checked": task["reference"][3]}
+        except Exception:  # noqa: BLE001 - the parent checks again and records the failure
+            pass
+    return {"claims": [c.as_row() for c in claims]}
+
+
+def _stage_page(task: dict, result: dict) -> None:
+    """Draw the report page of a document checked here, for the parent to move into place
+    (the task names the report's staging folder; see report.stage_page)."""
+    if not task.get("pages") or result.get("checked") is None:
+        return
+    try:
+        from ..output.report import page_state, stage_page
+        stage_page(task["pages"], result, result["claims"],
+                   page_state(result["content_hash"], result["pipeline_version"],
+                              result["checked"]))
+    except Exception:  # noqa: BLE001 - the report draws the page itself then
+        pass
+
+
+def _unchanged(result: dict, task: dict) -> dict:
+    """An unchanged document; its stored claims re-checked when the task carries them
+    (only the reference table or the checker changed)."""
+    stored = task.get("stored")
+    ref = _worker_reference(task.get("reference")) if stored is not None else None
+    if ref is not None:
+        try:
+            result.update(claims=checked_rows(stored, ref), checked=task["reference"][3])
+        except (Exception, DocumentTimeout):  # noqa: BLE001 - the parent re-checks
+            result.pop("claims", None)
+    return result
+
+
+def safe_text(text: str) -> str:
+    """Text SQLite can store: undecodable bytes of a file name (lone surrogates) spelled
+    out as backslash escapes."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def doc_id_of(path: str) -> str:
+    p = Path(path)
+    return p.stem if p.suffix else p.name
+
+
+def claim_from_row(row: dict[str, str]) -> Claim:
+    """The Claim a stored (or worker) row describes; the inverse of Claim.as_row()."""
+    get = row.get  # every field in order (value, then INT_FIELDS: the first bad cell raises)
+    return Claim(get("doc_id", ""), get("entity", ""), get("attribute", ""),
+                 Decimal(get("value", "")), get("surface", ""), int(get("start", "") or 0),
+                 int(get("end", "") or 0), get("variant", ""), get("operator", ""),
+                 get("qualifier", ""), get("baseline", ""), get("metric", ""),
+                 int(get("precision_exp", "") or 0), get("sentence", ""), get("link", ""))
+
+
+def checked_rows(rows: list[dict[str, str]] | list[Claim], ref: Reference) -> list[dict[str, str]]:
+    """Check one document's claims (rows, or the Claims themselves); the store's rows, in
+    the same order."""
+    claims = [r if isinstance(r, Claim) else claim_from_row(r) for r in rows]
+    return [c.as_row() for c in check(claims, ref)]
+
+
+# --- the parent: decide, check, write --------------------------------------------------
+def make_task(path: Path, store: Store, version: str, send_bytes: bool = False, *,
+              max_bytes: int | None = None, timeout: float | None = None,
+              reference: tuple | None = None, pages: str | None = None) -> dict:
+    real = str(Path(path).absolute())
+    key = safe_text(real)          # the store's key; differs only for undecodable names
+    known = store.known(key)
+    task = {"path": real} if key == real else {"path": real, "key": key}
+    if max_bytes is not None:
+        task["max_bytes"] = max_bytes
+    if timeout is not None:
+        task["timeout"] = timeout
+    if reference is not None:
+        task["reference"] = reference
+    if pages is not None:
+        task["pages"] = pages
+    if known and known.status == OK and known.pipeline_version == version:
+        task["known_hash"] = known.content_hash
+        if reference is not None and known.check_version != reference[3]:
+            task["stored"] = list(store.claim_rows(path=key))   # to re-check if unchanged
+    if send_bytes:
+        try:
+            task["data"] = read_bytes(Path(real), max_bytes or MAX_BYTES)
+        except DocumentError:
+            pass  # the worker reads it again and reports the reason
+    return task
+
+
+def run_batch(paths: Iterable[Path], store: Store, ref: Reference, executor: Executor, *,
+              inputs: str = "", on_result: Callable[[str, Counter], None] | None = None,
+              max_bytes: int | None = None, timeout: float | None = None,
+              pages: str | Path | None = None) -> RunResult:
+    """Process every path; the store holds the outcome even if this is interrupted.
+    ``pages``: a folder where workers draw the report pages of the documents they
+    process (report.staging_folder)."""
+    version, checker = pipeline_version(), check_version(ref)
+    run = RunResult(store.start_run(inputs=inputs, executor=executor.name,
+                                    pipeline_version=version, reference_version=ref.version,
+                                    reference_path=ref.path))
+    spec = reference_spec(ref)
+    tasks = (make_task(p, store, version, executor.send_bytes, max_bytes=max_bytes,
+                       timeout=timeout, reference=spec,
+                       pages=None if pages is None else str(pages)) for p in paths)
+    try:
+        for result in executor.map(process_task, tasks, lost=lost_document):
+            outcome = apply_result(result, store, ref, version, checker, run)
+            if on_result:
+                on_result(outcome, run.counts)
+    except BaseException:
+        run.interrupted = True
+        store.finish_run(run.run_id, "interrupted", run.counts)
+        raise
+    store.finish_run(run.run_id, "finished", run.counts)
+    return run
+
+
+def lost_document(task: dict, why: str) -> dict:
+    """The result of a document whose worker process died running it (twice: once with
+    others, once alone): failed as worker-died, retried on the next run like any other."""
+    key = task.get("key", task["path"])
+    return {"path": key, "doc_id": doc_id_of(key), "pipeline_version": pipeline_version(),
+            "status": ERROR, "reason": WORKER_DIED,
+            "error": safe_text(f"{key}: {WORKER_DIED} ({why})")}
+
+
+def apply_result(result: dict, store: Store, ref: Reference, version: str, checker: str,
+                 run: RunResult) -> str:
+    """Write one worker result; returns what happened (processed, unchanged, ...)."""
+    if result["pipeline_version"] != version:
+        raise BatchError(f"a worker runs another specextract pipeline "
+                         f"({result['pipeline_version']}, this one is {version}); "
+                         "install the same version on every worker")
+    try:
+        outcome, claims = _write(result, store, ref, version, checker)
+    except Exception as exc:  # noqa: BLE001 - a checker bug or data SQLite refuses
+        error = safe_text(f"{result['path']}: internal-error while checking and storing "
+                          f"({type(exc).__name__}: {exc})")
+        if result["status"] == UNCHANGED:  # keep what the store holds; report only
+            outcome, claims, result = "failed", 0, {**result, "reason": "internal-error",
+                                                      "error": error}
+        else:  # the document fails in the store; the run goes on (disk full stops it)
+            result = {**result, "status": ERROR, "reason": "internal-error", "error": error}
+            outcome, claims = _write(result, store, ref, version, checker)
+    run.counts.update({"documents": 1, outcome: 1, "claims": claims})
+    if outcome == "failed":
+        run.failures.append((result["path"], result["reason"], result["error"]))
+    elif outcome == "processed" and result.get("reason") == REPAIRED:
+        run.repairs.append((result["path"], result["error"]))
+    return outcome
+
+
+def _write(result: dict, store: Store, ref: Reference, version: str,
+           checker: str) -> tuple[str, int]:
+    """Store one result in one transaction; (outcome, number of claims)."""
+    path = result["path"]
+    if result["status"] == UNCHANGED:
+        known = store.known(path)
+        if known.check_version == checker:
+            return "unchanged", known.n_claims
+        rows = result.get("claims") if result.get("checked") == checker else None
+        if rows is None:
+            rows = checked_rows(list(store.claim_rows(path=path)), ref)
+        store.put_verdicts(path, rows, ref.version, checker)
+        return "rechecked", len(rows)
+    record = {k: result.get(k) for k in ("path", "doc_id", "content_hash", "size", "encoding",
+                                         "format", "script", "text", "reason", "error")}
+    record.update(status=result["status"], pipeline_version=version)
+    if result["status"] == ERROR:
+        store.put_document(record, [])
+        return "failed", 0
+    rows = (result["claims"] if result.get("checked") == checker
+            else checked_rows(result["claims"], ref))
+    record.update(reference_version=ref.version, check_version=checker)
+    store.put_document(record, rows)
+    return "processed", len(rows)
+
+
+def summary_text(run: RunResult, store: Store) -> str:
+    """The end-of-run summary: counts, store-wide verdicts, every failed file and why."""
+    c = run.counts
+    lines = [f"{c['documents']} documents: {c['processed']} processed, {c['unchanged']} "
+             f"unchanged, {c['rechecked']} re-checked, {c['failed']} failed; "
+             f"{c['claims']} claims"]
+    verdicts = store.verdict_counts()
+    if verdicts:
+        lines.append("store: " + ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items())))
+    lines.extend(f"failed: {printable(error)}" for _, _, error in run.failures)
+    lines.extend(f"repaired: {printable(note)}" for _, note in run.repairs)
+    return "\n".join(lines)
+
+
+def printable(text: str) -> str:
+    """One line of text for a terminal: control characters (a newline in a file name,
+    an escape sequence) spelled out."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

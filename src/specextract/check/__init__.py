@@ -1,0 +1,18 @@
+"""Check: claims -> verdicts against the sourced reference table.
+
+Enters: ``Claim`` records and a :class:`Reference` (``reference``: load and validate
+``specs.csv`` / ``marketing_ratios.csv``; ``rules``: how reference rows reach the
+codebook's names).
+Inside: ``rows`` (the reference rows that apply to a claim), ``ratios`` (speed-up
+claims against marketing ratios and computed ones), ``verdicts`` (the codebook's
+tolerance rules), ``diagnose`` (why a figure is wrong), ``checker`` (the stage).
+Leaves: ``CheckedClaim`` records (verdict, expected value, source, diagnosis) and the
+per-chip ``consensus`` table.
+"""
+from __future__ import annotations
+
+from .checker import CONSENSUS_COLUMNS, check, check_one, consensus
+from .reference import Reference, ReferenceError, RefRow, load_reference
+
+__all__ = ["CONSENSUS_COLUMNS", "Reference", "ReferenceError", "RefRow", "check", "check_one",
+           "consensus", "load_reference"]

@@ -1,0 +1,264 @@
+"""Check claims against the reference table: ``check(claims) -> list[CheckedClaim]``.
+
+One claim at a time: pick the applicable reference figures (rowselect / speedup), judge the
+value against each (verdicts), keep the best verdict, fill ``expected`` from the matching
+row (supported, approximate) or the nearest one (contradicted), and say why it is not
+supported (diagnose). Then, per document, mark claims that another claim about the same
+chip and attribute disagrees with. ``consensus`` tabulates values across documents.
+"""
+from __future__ import annotations
+
+import re
+from collections import OrderedDict, defaultdict
+from decimal import Decimal
+from itertools import combinations
+from typing import Iterable
+
+from .accusations import guard
+from .diagnose import diagnose
+from ..records import Claim, CheckedClaim, format_decimal
+from .reference import Reference, load_reference
+from .rules import entity_key
+from .rows import Selection, qualifiers_compatible, select_rows, variants_compatible
+from ..codebook import ATTRIBUTE_UNITS, CONTRADICTED, UNVERIFIABLE
+from .ratios import Candidate, from_row, speedup_candidates
+from .verdicts import judge, reads_precision, sort_key, within_tolerance, written_exp
+
+TOPS_WORD = re.compile(r"TOPS", re.I)    # as diagnose._unit searches a surface
+FLOP_WORD = re.compile(r"FLOP", re.I)
+
+
+def check(claims: Iterable[Claim], reference: Reference | None = None) -> list[CheckedClaim]:
+    """Verdict, expected value, evidence and diagnosis for every claim, in input order."""
+    ref = reference if reference is not None else load_reference()
+    claims = list(claims)
+    checked = [guard(_check_safely(claim, ref)) for claim in claims]
+    try:
+        contradictions = self_contradictions(claims)
+    except Exception:  # noqa: BLE001 - a flag, never worth losing the verdicts over
+        contradictions = {}
+    for index, text in contradictions.items():
+        checked[index] = _flagged(checked[index], text)
+    return checked
+
+
+def _flagged(checked: CheckedClaim, text: str) -> CheckedClaim:
+    """replace(checked, self_contradiction=text), without dataclasses.replace's checks
+    (CheckedClaim's fields are all init fields, and its instance dict holds just those)."""
+    return CheckedClaim(**{**vars(checked), "self_contradiction": text})
+
+
+VERDICT_CACHE_SIZE = 8_192         # least recently used first out: memory stays flat
+_verdicts: OrderedDict[tuple, tuple] = OrderedDict()  # judged key -> CheckedClaim fields
+
+
+def _judged_key(claim: Claim, ref: Reference) -> tuple:
+    """Everything a verdict and its diagnosis depend on: the claim's figure, not where it
+    was written (of the surface, only whether it spells the other unit: diagnose._unit)."""
+    return (ref.version, ref.ratios_version, claim.entity, claim.attribute, claim.value,
+            claim.precision_exp, claim.variant, claim.operator, claim.qualifier,
+            claim.baseline, claim.metric, _unit_spelling(claim))
+
+
+def _unit_spelling(claim: Claim) -> tuple[bool, bool]:
+    """What diagnose._unit reads in a TFLOPS or TOPS claim's surface."""
+    if claim.attribute not in ATTRIBUTE_UNITS or ATTRIBUTE_UNITS[claim.attribute] not in (
+            "TFLOPS", "TOPS"):
+        return (False, False)
+    return (bool(TOPS_WORD.search(claim.surface)), bool(FLOP_WORD.search(claim.surface)))
+
+
+def _check_safely(claim: Claim, ref: Reference) -> CheckedClaim:
+    """check_one, but a claim the rules cannot handle is unverifiable, not an exception.
+    The same figure of the same chip (common across a day's articles) is judged once; the
+    cache keeps the verdict's fields only (not the claim, its sentence or its surface)."""
+    key = _judged_key(claim, ref)
+    hit = _verdicts.get(key)
+    if hit is not None:
+        _verdicts.move_to_end(key)
+        return CheckedClaim(claim, *hit)
+    result = _check_uncached(claim, ref)
+    while len(_verdicts) >= max(VERDICT_CACHE_SIZE, 1):
+        _verdicts.popitem(last=False)
+    _verdicts[key] = (result.verdict, result.expected, result.expected_variant,
+                      result.expected_condition, result.deviation, result.diagnosis,
+                      result.source, result.confidence, result.self_contradiction, result.notes)
+    return result
+
+
+def _check_uncached(claim: Claim, ref: Reference) -> CheckedClaim:
+    try:
+        return check_one(claim, ref)
+    except Exception as exc:  # noqa: BLE001 - check() must return a verdict for every claim
+        return CheckedClaim(claim, UNVERIFIABLE,
+                            notes=(f"not checked: {type(exc).__name__}: {exc}",))
+
+
+def check_one(claim: Claim, ref: Reference) -> CheckedClaim:
+    selection: Selection | None = None
+    if not isinstance(claim.value, Decimal) or not claim.value.is_finite():
+        return CheckedClaim(claim, UNVERIFIABLE, notes=(f"value {claim.value!r} is not a number",))
+    if claim.attribute == "speedup":
+        candidates, note = speedup_candidates(ref, claim.entity, claim.baseline, claim.metric,
+                                              claim.variant, claim.qualifiers)
+        notes = (note,)
+    else:
+        selection, row_candidates = _selection(ref, claim)
+        candidates, notes = list(row_candidates), selection.notes
+    if not candidates:
+        return CheckedClaim(claim, UNVERIFIABLE, notes=notes or ("no reference row",))
+    verdict, dev, best = best_candidate(claim, candidates)
+    return CheckedClaim(
+        claim, verdict,
+        expected=best.value,
+        expected_variant=best.variant,
+        expected_condition=best.condition,
+        deviation=None if dev is None else float(dev),
+        diagnosis=_diagnose_safely(claim, verdict, candidates, selection, ref),
+        source=best.source,
+        confidence=best.confidence,
+        notes=notes,
+    )
+
+
+SELECTION_CACHE_SIZE = 20_000
+
+
+def _selection(ref: Reference, claim: Claim) -> tuple[Selection, tuple[Candidate, ...]]:
+    """select_rows for the claim's chip, attribute, variant and qualifiers, and its rows as
+    candidates (Candidates are immutable: built once per table and arguments)."""
+    key = (claim.entity, claim.attribute, claim.variant, claim.qualifiers)
+    return ref.memoized("check.selection", key, _candidates, ref, key,
+                        limit=SELECTION_CACHE_SIZE)
+
+
+def _candidates(ref: Reference, key: tuple) -> tuple[Selection, tuple[Candidate, ...]]:
+    selection = select_rows(ref, *key)
+    return selection, tuple(from_row(r) for r in selection.rows)
+
+
+def _diagnose_safely(claim: Claim, verdict: str, candidates: list[Candidate],
+                     selection: Selection | None, ref: Reference) -> str:
+    try:
+        return diagnose(claim, verdict, candidates, selection, ref)
+    except Exception:  # noqa: BLE001 - a diagnosis is an aid; the verdict stands without it
+        return ""
+
+
+UNJUDGED = Decimal("Infinity")   # a not-supported or figureless candidate ranks after all
+
+
+def best_candidate(claim: Claim, candidates: list[Candidate]) -> tuple[str, Decimal | None, Candidate]:
+    """Best verdict over the candidates (the first of equal sort keys); for contradicted,
+    the nearest numeric one."""
+    if not candidates:
+        raise ValueError("best_candidate: no candidates")
+    best = None
+    exp = None  # the claim's written precision: worked out once, at the first figure judged
+    for order, cand in enumerate(candidates):
+        value = cand.judged_value
+        if cand.not_supported or value is None or not value.is_finite():
+            judged = ((3, UNJUDGED, 9, order), CONTRADICTED, None, cand)
+        else:
+            if exp is None and reads_precision(claim.operator):
+                exp = written_exp(claim.value, claim.precision_exp)
+            verdict, dev = judge(claim.value, value, claim.precision_exp, claim.operator, exp=exp)
+            judged = (sort_key(verdict, dev, cand.confidence, order), verdict, dev, cand)
+        if best is None or judged[0] < best[0]:
+            best = judged
+    _, verdict, dev, cand = best
+    return verdict, dev, cand
+
+
+def _group_key(claim: Claim) -> tuple:
+    return (claim.doc_id, entity_key(claim.entity), claim.attribute,
+            entity_key(claim.baseline), claim.metric)
+
+
+def _disagree(a: Claim, b: Claim, exps: dict[int, int], i: int, j: int) -> bool:
+    """Neither value of claims i and j is within the other's written tolerance (their
+    written precisions kept in ``exps``)."""
+    if not (a.value.is_finite() and b.value.is_finite()):
+        return False
+    return not _tolerates(a, b.value, exps, i) and not _tolerates(b, a.value, exps, j)
+
+
+def _tolerates(claim: Claim, other: Decimal, exps: dict[int, int], index: int) -> bool:
+    """Is ``other`` within claim ``index``'s written tolerance (its written precision kept in
+    ``exps``)?"""
+    exp = exps.get(index)
+    if exp is None and reads_precision(claim.operator):
+        exp = exps[index] = written_exp(claim.value, claim.precision_exp)
+    return within_tolerance(claim.value, claim.precision_exp, claim.operator, other, exp=exp)
+
+
+def self_contradictions(claims: list[Claim]) -> dict[int, str]:
+    """index -> 'other value (surface)' for claims another claim in the document disagrees with."""
+    groups: dict[tuple, list[int]] = defaultdict(list)
+    for index, claim in enumerate(claims):
+        groups[_group_key(claim)].append(index)
+    found: dict[int, list[str]] = defaultdict(list)
+    mentions: dict[int, str] = {}   # index -> _mention, worked out once
+    exps: dict[int, int] = {}       # index -> the claim's written_exp, worked out once
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        quals = {i: claims[i].qualifiers for i in members}
+        for i, j in combinations(members, 2):
+            a, b = claims[i], claims[j]
+            if not (variants_compatible(a.variant, b.variant)
+                    and qualifiers_compatible(quals[i], quals[j])
+                    and qualifiers_compatible(quals[j], quals[i])) or not _disagree(
+                        a, b, exps, i, j):
+                continue
+            for k in (i, j):
+                if k not in mentions:
+                    mentions[k] = _mention(claims[k])
+            found[i].append(mentions[j])
+            found[j].append(mentions[i])
+    return {i: "; ".join(dict.fromkeys(texts)) for i, texts in found.items()}
+
+
+def _mention(claim: Claim) -> str:
+    surface = f" ({claim.surface})" if claim.surface else ""
+    return f"also says {format_decimal(claim.value)} {claim.unit}{surface}"
+
+
+CONSENSUS_COLUMNS = ("entity", "attribute", "baseline", "metric", "value", "unit", "documents",
+                     "claims", "verdicts", "reference_values")
+
+
+def consensus(checked_claims: Iterable[CheckedClaim],
+              reference: Reference | None = None) -> "pandas.DataFrame":  # noqa: F821
+    """One line per (entity, attribute, value): how many documents state it, their verdicts,
+    and the reference's values for that chip and attribute. (pandas is imported here only:
+    a batch run never needs it; the report computes the same table in SQL.)"""
+    import pandas as pd
+    ref = reference if reference is not None else load_reference()
+    groups: dict[tuple, list[CheckedClaim]] = defaultdict(list)
+    for item in checked_claims:
+        c = item.claim
+        groups[(c.entity, c.attribute, c.baseline, c.metric, c.value.normalize())].append(item)
+    lines = []
+    for (entity, attribute, baseline, metric, value), items in groups.items():
+        verdicts = pd.Series([i.verdict for i in items]).value_counts()
+        lines.append({
+            "entity": entity, "attribute": attribute, "baseline": baseline, "metric": metric,
+            "value": format_decimal(value), "unit": items[0].claim.unit,
+            "documents": len({i.claim.doc_id for i in items}), "claims": len(items),
+            "verdicts": "; ".join(f"{v}:{n}" for v, n in verdicts.items()),
+            "reference_values": _reference_values(ref, items),
+        })
+    frame = pd.DataFrame(lines, columns=list(CONSENSUS_COLUMNS))
+    return frame.sort_values(["documents", "entity", "attribute", "value"],
+                             ascending=[False, True, True, True], ignore_index=True)
+
+
+def _reference_values(ref: Reference, items: list[CheckedClaim]) -> str:
+    claim = items[0].claim
+    if claim.attribute == "speedup":
+        values = {i.expected for i in items if i.expected is not None}
+    else:
+        values = {r.value for r in select_rows(ref, claim.entity, claim.attribute).rows
+                  if r.value is not None}
+    return "; ".join(format_decimal(v) for v in sorted(values))

@@ -1,0 +1,31 @@
+"""Cue words around a figure (data/cues.tsv): operators, comparisons, exclusions."""
+from __future__ import annotations
+
+import re
+
+from ..lexicon.lexicon import Lexicon
+from ..lexicon.trie import squash, trie_regex
+
+
+def cue_pattern(lex: Lexicon, kind: str, anchor: str = "") -> re.Pattern:
+    """Regex of the cues of ``kind`` (longest first); ``anchor`` '$' pins it to the end
+    of the searched text, '^' to the start."""
+    return lex.built(_cue_pattern, kind, anchor)
+
+
+def _cue_pattern(lex: Lexicon, kind: str, anchor: str) -> re.Pattern:
+    words = [r["cue"] for r in lex.of_kind("cues.tsv", kind)]
+    core = trie_regex(words)
+    if anchor == "$":
+        return re.compile(rf"(?:{core})\s*$", re.IGNORECASE)
+    if anchor == "^":
+        return re.compile(rf"^\s*(?:{core})", re.IGNORECASE)
+    return re.compile(core, re.IGNORECASE)
+
+
+def cue_values(lex: Lexicon, kind: str) -> dict[str, str]:
+    return {squash(r["cue"]): r["value"] for r in lex.of_kind("cues.tsv", kind)}
+
+
+def cue_value(lex: Lexicon, kind: str, matched: str) -> str:
+    return lex.built(cue_values, kind).get(squash(matched), "")

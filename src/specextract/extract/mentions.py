@@ -1,0 +1,195 @@
+"""Chips, attribute keywords and qualifiers found in normalized text, from the data files.
+
+Each lexicon compiles to one regex alternation (longest alias first). Latin aliases
+ignore case and never match inside a longer word or model name; a chip alias may name
+a ``context`` that must be near it ("D1" only near Dojo or Tesla).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..lexicon.lexicon import Lexicon, lexicon_or_default
+from ..lexicon.trie import either, first_chars, model_name, plain_trie, scan, squash, trie_regex
+
+CONTEXT_WINDOW = 40
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A chip named in the text."""
+
+    start: int
+    end: int
+    entity: str
+    variant: str = ""
+    variant_end: int = 0
+    system: bool = False  # named as part of a system (DGX A100, NVL72): its figures are totals
+
+
+@dataclass(frozen=True)
+class Keyword:
+    """An attribute keyword or a qualifier word."""
+
+    start: int
+    end: int
+    attribute: str
+    qualifier: str
+    dims: frozenset[str]
+
+
+def _boundaries(alias: str) -> tuple[str, str]:
+    """(left, right) boundary of an alias, so that A10 never matches inside A100."""
+    if alias[0].isascii() and alias[0].isalpha():
+        # a long name may follow an upper-case word in run-together tables ("SXMA100");
+        # a short one may not ("GT4" is no T4)
+        left = r"(?<![A-Za-z])" if len(alias) <= 3 else ""
+    else:
+        left = r"(?<![A-Za-z0-9.])"
+    last = alias[-1]
+    right = r"(?-i:(?![0-9])(?![a-rt-z])(?!s[a-z]))" if last.isascii() and last.isalnum() else ""
+    if alias.isdigit():
+        right = r"(?![0-9.,])(?!\s*(?:[A-Za-z]|[万亿个颗%元块台张年月日号]))"
+    return left, right
+
+
+def _alias_regex(aliases: list[str]) -> str:
+    """One trie per left boundary; each alias ends with its right boundary."""
+    by_left: dict[str, list[str]] = {}
+    for alias in aliases:
+        by_left.setdefault(_boundaries(alias)[0], []).append(alias)
+    parts = []
+    for left, group in sorted(by_left.items(), key=lambda kv: -max(map(len, kv[1]))):
+        trie = plain_trie(group, model_name, lambda a: _boundaries(a)[1])
+        parts.append(f"{left}(?i:{trie})")
+    first = first_chars(aliases, model_name)
+    # the tries compare case-insensitively, and so must the look-ahead in front of them
+    return either(parts, f"(?i:{first})" if first else "")
+
+
+def chip_lexicon(lex: Lexicon) -> tuple[re.Pattern, dict[str, dict[str, str]]]:
+    rows = lex.rows("chips.tsv")
+    by_alias: dict[str, dict[str, str]] = {}
+    for r in rows:
+        by_alias[_norm_alias(r["alias"])] = r
+    return re.compile(_alias_regex([r["alias"] for r in rows])), by_alias
+
+
+@lru_cache(maxsize=4096)
+def _norm_alias(text: str) -> str:
+    return re.sub(r"[\s\-]", "", text).lower()
+
+
+@lru_cache(maxsize=None)
+def _context_regex(pattern: str) -> re.Pattern:
+    return re.compile(pattern)
+
+
+def variant_patterns(lex: Lexicon) -> list[tuple[re.Pattern, str]]:
+    rows = lex.rows("variants.tsv")
+    return [(re.compile(r["pattern"], re.IGNORECASE), r["canonical"]) for r in rows]
+
+
+SYSTEM_BEFORE = re.compile(r"(?:DGX|SuperPOD|ExaPOD|集群|超算|超级计算机"
+                           r"|(?:[2-9]|八|四|两)\s*(?:卡|-GPU|GPU|x|路|颗|张|块)\s*(?:HGX|DGX)?)\s*$", re.IGNORECASE)
+SYSTEM_AFTER = re.compile(r"^\s*(?:NVL(?:72|36|576)|SuperPOD|集群|超算|服务器|Station|8-GPU|八卡|8卡)",
+                          re.IGNORECASE)
+VARIANT_STARTS = frozenset("0123456789SsPpNnAa")  # first characters of data/variants.tsv
+VARIANT_SEP = re.compile(r"[\s\-_/]{0,2}")
+
+
+def find_chips(text: str, lexicon: Lexicon | None = None) -> list[Mention]:
+    """Chip mentions in ``text`` with entity, variant and whether a system is meant."""
+    lex = lexicon_or_default(lexicon)
+    pattern, by_alias = lex.built(chip_lexicon)
+    matches = [(m, by_alias.get(_norm_alias(m.group()))) for m in pattern.finditer(text)]
+    # a short alias that needs context ("4090") also stands once the document has named
+    # the chip in full ("RTX 4090")
+    named = {row["entity"] for m, row in matches if row is not None and not row["context"]}
+    named |= {row["entity"] for m, row in matches if row is not None and row.get("doc_context")
+              and _context_regex(row["doc_context"]).search(text)}
+    for m, row in matches:  # a short alias seen once in its context stands for the chip
+        if row is not None and row["context"] and _in_context(text, m, row):
+            named.add(row["entity"])
+    out = []
+    for m, row in matches:
+        if row is None:
+            continue
+        if row["context"] and not _in_context(text, m, row):
+            if row["entity"] not in named or NOT_A_CHIP_AFTER.match(text, m.end()):
+                continue
+        variant, variant_end = read_variant(text, m.end(), lex)
+        system = bool(SYSTEM_BEFORE.search(text[max(0, m.start() - 12):m.start()])
+                      or SYSTEM_AFTER.match(text[m.end():m.end() + 12]))
+        out.append(Mention(m.start(), m.end(), row["entity"], variant, variant_end, system))
+    return out
+
+
+NOT_A_CHIP_AFTER = re.compile(r"(?<!\s)\s*+(?:缓存|cache|Cache|快取|高速缓存)")
+
+
+def _in_context(text: str, m: re.Match, row: dict) -> bool:
+    window = text[max(0, m.start() - CONTEXT_WINDOW):m.end() + CONTEXT_WINDOW]
+    return bool(_context_regex(row["context"]).search(window))
+
+
+def read_variant(text: str, pos: int, lexicon: Lexicon | None = None) -> tuple[str, int]:
+    """Variant words right after a chip name ("80GB SXM4"); returns (variant, end)."""
+    parts: list[str] = []
+    end = pos
+    nxt = text[pos:pos + 3].lstrip(" -_/")
+    if not nxt or nxt[0] not in VARIANT_STARTS:
+        return "", pos  # the common case: nothing that could be a variant follows
+    while len(parts) < 3:
+        sep = VARIANT_SEP.match(text, end)
+        at = sep.end()
+        for regex, canonical in lexicon_or_default(lexicon).built(variant_patterns):
+            vm = regex.match(text, at)
+            if vm:
+                parts.append(canonical.format(*vm.groups()))
+                end = vm.end()
+                break
+        else:
+            break
+    return " ".join(parts), end
+
+
+def keyword_lexicon(lex: Lexicon) -> tuple[re.Pattern, dict[str, Keyword]]:
+    rows = lex.rows("attributes.tsv")
+    table = {}
+    for r in rows:
+        dims = frozenset(d.strip() for d in r["dims"].split(",") if d.strip())
+        table[squash(r["keyword"])] = Keyword(0, 0, r["attribute"], r["qualifier"], dims)
+    words = [r["keyword"] for r in rows]
+    return _compile_words(words), table
+
+
+def qualifier_lexicon(lex: Lexicon) -> tuple[re.Pattern, dict[str, str]]:
+    rows = lex.rows("qualifiers.tsv")
+    table = {squash(r["keyword"]): r["qualifier"] for r in rows}
+    return _compile_words([r["keyword"] for r in rows]), table
+
+
+def _compile_words(words: list[str]) -> re.Pattern:
+    return re.compile(trie_regex(words), re.IGNORECASE)
+
+
+def find_keywords(text: str, regions=None, lexicon: Lexicon | None = None) -> list[Keyword]:
+    """Attribute keywords in ``text`` (only in ``regions``, when given)."""
+    pattern, table = lexicon_or_default(lexicon).built(keyword_lexicon)
+    out = []
+    for m in scan(pattern, text, regions):
+        kw = table[squash(m.group())]
+        out.append(Keyword(m.start(), m.end(), kw.attribute, kw.qualifier, kw.dims))
+    return out
+
+
+def find_qualifiers(text: str, regions=None, lexicon: Lexicon | None = None) -> list[Keyword]:
+    """Qualifier words (sparse, dense, tensor, non-tensor) in ``text``."""
+    pattern, table = lexicon_or_default(lexicon).built(qualifier_lexicon)
+    out = []
+    for m in scan(pattern, text, regions):
+        qualifier = table[squash(m.group())]
+        out.append(Keyword(m.start(), m.end(), "", qualifier, frozenset()))
+    return out

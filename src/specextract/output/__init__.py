@@ -1,0 +1,7 @@
+"""Output: claim rows and a store -> files people read.
+
+Enters: claim rows (dicts with the codebook's columns first), a store.
+Leaves: ``export`` (CSV, JSON Lines, Parquet; formula cells neutralised), ``report``
+(``index.html`` from SQL aggregates), ``pages`` (one HTML page per document with its
+claims highlighted).
+"""

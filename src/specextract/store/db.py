@@ -1,0 +1,370 @@
+"""The batch store: one SQLite file holding documents, their claims and the runs.
+
+    store = Store.open("out/specextract.db")        # creates it, takes the run lock
+    store.known(path)                               # what the store has for a file
+    store.put_document(doc, rows)                   # one document, one transaction
+    store.close()
+
+Tables: ``documents`` (keyed by path; doc_id stays the codebook column), ``claims`` (the
+codebook's columns, then the export's: offsets, sentence, verdict evidence; keyed by
+path and position), ``runs`` and ``schema_version``. WAL mode; each document is written
+in one transaction, so a run killed at any point leaves a consistent store.
+
+A file is recognised as a store by SQLite's header and ``PRAGMA application_id``, read
+as bytes before SQLite opens it, so any other file is refused untouched. A new store is
+built under a temporary name and renamed into place. One run at a time: ``open`` takes
+an exclusive lock on ``<db>.lock`` (released by the OS when the process dies).
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from functools import lru_cache
+from operator import itemgetter
+from pathlib import Path
+
+from ..errors import StoreError
+from ..codebook import CLAIM_COLUMNS, EXTRA_COLUMNS
+from .lock import LockedError, LockFile
+
+__all__ = ["Store", "StoreError", "LockedError", "Known", "check_identity"]
+
+SCHEMA_VERSION = 1
+APPLICATION_ID = 0x53505831          # "SPX1" in the SQLite header, offset 68
+SQLITE_MAGIC = b"SQLite format 3\x00"
+CLAIM_STORE_COLUMNS: tuple[str, ...] = CLAIM_COLUMNS + tuple(
+    c for c in EXTRA_COLUMNS if c not in CLAIM_COLUMNS)
+INTEGER_COLUMNS = frozenset({"start", "end", "precision_exp"})
+VERDICT_COLUMNS: tuple[str, ...] = ("verdict", "expected", "expected_variant",
+                                    "expected_condition", "deviation", "diagnosis", "source",
+                                    "confidence", "self_contradiction")
+DOCUMENT_COLUMNS: tuple[str, ...] = (
+    "path", "doc_id", "content_hash", "size", "encoding", "format", "script", "status",
+    "reason", "error", "pipeline_version", "reference_version", "check_version",
+    "n_claims", "text", "processed_at")
+RUN_COUNTS: tuple[str, ...] = ("documents", "processed", "unchanged", "rechecked", "failed",
+                               "claims")
+
+
+def _q(name: str) -> str:
+    return f'"{name}"'
+
+
+def _schema_sql() -> str:
+    claim_cols = ",\n  ".join(
+        f"{_q(c)} {'INTEGER' if c in INTEGER_COLUMNS else 'TEXT'}" for c in CLAIM_STORE_COLUMNS)
+    counts = ", ".join(f"{c} INTEGER NOT NULL DEFAULT 0" for c in RUN_COUNTS)
+    return f"""
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+CREATE TABLE documents (
+  path TEXT PRIMARY KEY, doc_id TEXT NOT NULL, content_hash TEXT, size INTEGER,
+  encoding TEXT, format TEXT, script TEXT,
+  status TEXT NOT NULL CHECK (status IN ('ok', 'error')), reason TEXT, error TEXT,
+  pipeline_version TEXT NOT NULL, reference_version TEXT, check_version TEXT,
+  n_claims INTEGER NOT NULL DEFAULT 0, text TEXT, processed_at TEXT NOT NULL);
+CREATE INDEX documents_doc_id ON documents (doc_id);
+CREATE TABLE claims (
+  path TEXT NOT NULL REFERENCES documents (path) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  {claim_cols},
+  PRIMARY KEY (path, seq));
+CREATE INDEX claims_verdict ON claims (verdict);
+CREATE TABLE runs (
+  run_id INTEGER PRIMARY KEY, started_at TEXT NOT NULL, finished_at TEXT,
+  status TEXT NOT NULL, inputs TEXT, executor TEXT, pipeline_version TEXT,
+  reference_version TEXT, reference_path TEXT, {counts});
+"""
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+@dataclass(frozen=True)
+class Known:
+    """What the store holds about one file."""
+
+    content_hash: str | None
+    status: str
+    pipeline_version: str
+    check_version: str | None
+    n_claims: int
+
+
+def check_identity(path: Path) -> None:
+    """Raise StoreError unless ``path`` is a specextract store; reads bytes only."""
+    try:
+        with path.open("rb") as fh:
+            header = fh.read(100)
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot read the store ({exc.strerror or exc})") from None
+    if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
+        raise StoreError(f"{path}: not a specextract store (not an SQLite database); "
+                         "it was left untouched: choose another --db")
+    if int.from_bytes(header[68:72], "big") != APPLICATION_ID:
+        raise StoreError(f"{path}: not a specextract store (an SQLite database of another "
+                         "program); it was left untouched: choose another --db")
+
+
+class Store:
+    """An open store. ``write=True`` holds the run lock until ``close``."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection, lock: LockFile | None) -> None:
+        self.path, self.conn, self._lock = path, conn, lock
+
+    @classmethod
+    def open(cls, path: str | os.PathLike, *, write: bool = True) -> "Store":
+        path = Path(path)
+        if path.exists():
+            check_identity(path)
+        elif not write:
+            raise StoreError(f"{path}: no such store (run `specextract run` first)")
+        lock = None
+        if write:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            lock = LockFile.acquire(path.with_name(path.name + ".lock"))
+        try:
+            if not path.exists():
+                _create(path)
+            check_identity(path)
+            conn = _open_checked(path, write)
+        except BaseException:
+            if lock:
+                lock.release()
+            raise
+        return cls(path, conn, lock)
+
+    def close(self) -> None:
+        self.conn.close()
+        if self._lock:
+            self._lock.release()
+            self._lock = None
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- documents -------------------------------------------------------------------
+    def known(self, path: str) -> Known | None:
+        row = self.conn.execute(
+            "SELECT content_hash, status, pipeline_version, check_version, n_claims "
+            "FROM documents WHERE path = ?", (path,)).fetchone()
+        return Known(*row) if row else None
+
+    def put_document(self, doc: dict, rows: list[dict[str, str]]) -> None:
+        """Replace one document and its claims atomically (``doc`` holds DOCUMENT_COLUMNS)."""
+        record = {c: doc.get(c) for c in DOCUMENT_COLUMNS}
+        record.update(n_claims=len(rows), processed_at=now())
+        with self.conn:
+            self.conn.execute("DELETE FROM claims WHERE path = ?", (record["path"],))
+            self.conn.execute(
+                f"INSERT OR REPLACE INTO documents ({', '.join(DOCUMENT_COLUMNS)}) "
+                f"VALUES ({', '.join('?' * len(DOCUMENT_COLUMNS))})",
+                [record[c] for c in DOCUMENT_COLUMNS])
+            self._insert_claims(record["path"], rows)
+
+    def _insert_claims(self, path: str, rows: list[dict[str, str]]) -> None:
+        sql, values = _claim_inserter(CLAIM_STORE_COLUMNS)
+        self.conn.executemany(sql, (values(path, seq, r) for seq, r in enumerate(rows)))
+
+    def put_verdicts(self, path: str, rows: list[dict[str, str]], reference_version: str,
+                     check_version: str) -> None:
+        """Replace the verdict columns of one document's claims (rows in seq order)."""
+        sets = ", ".join(f"{_q(c)} = ?" for c in VERDICT_COLUMNS)
+        with self.conn:
+            self.conn.executemany(
+                f"UPDATE claims SET {sets} WHERE path = ? AND seq = ?",
+                ([r.get(c, "") for c in VERDICT_COLUMNS] + [path, seq]
+                 for seq, r in enumerate(rows)))
+            self.conn.execute("UPDATE documents SET reference_version = ?, check_version = ?, "
+                              "processed_at = ? WHERE path = ?",
+                              (reference_version, check_version, now(), path))
+
+    def documents(self, *, with_text: bool = False) -> Iterator[dict]:
+        cols = [c for c in DOCUMENT_COLUMNS if with_text or c != "text"]
+        cur = self.conn.execute(f"SELECT {', '.join(cols)} FROM documents ORDER BY doc_id, path")
+        for row in cur:
+            yield dict(zip(cols, row))
+
+    def document(self, path: str) -> dict | None:
+        row = self.conn.execute(f"SELECT {', '.join(DOCUMENT_COLUMNS)} FROM documents "
+                                "WHERE path = ?", (path,)).fetchone()
+        return dict(zip(DOCUMENT_COLUMNS, row)) if row else None
+
+    # --- claims ----------------------------------------------------------------------
+    def claim_rows(self, *, path: str | None = None, verdicts: Iterable[str] = (),
+                   with_path: bool = False) -> Iterator[dict[str, str]]:
+        """Claim rows as strings (codebook columns first), in document and text order."""
+        where, args = [], []
+        if path is not None:
+            where.append("path = ?")
+            args.append(path)
+        verdicts = list(verdicts)
+        if verdicts:
+            where.append(f"verdict IN ({', '.join('?' * len(verdicts))})")
+            args.extend(verdicts)
+        cols = CLAIM_STORE_COLUMNS + (("path",) if with_path else ())
+        # cells as strings ("" for NULL) made by SQLite: integers print as str() does
+        cells = ", ".join(f"coalesce(CAST({_q(c)} AS TEXT), '')" if c in INTEGER_COLUMNS
+                          else f"coalesce({_q(c)}, '')" for c in cols)
+        sql = (f"SELECT {cells} FROM claims"
+               + (f" WHERE {' AND '.join(where)}" if where else "")
+               + " ORDER BY doc_id, path, seq")
+        for row in self.conn.execute(sql, args):
+            yield dict(zip(cols, row))
+
+    def claim_values(self, columns: Iterable[str] | None = None) -> Iterator[tuple]:
+        """Claim rows as the cursor gives them (tuples of ``columns``, default every claim
+        column; integers as ints, NULL as None), in document and text order: for exports
+        that stream the whole store."""
+        cols = tuple(columns) if columns is not None else CLAIM_STORE_COLUMNS
+        return iter(self.conn.execute(f"SELECT {', '.join(map(_q, cols))} FROM claims "
+                                      "ORDER BY doc_id, path, seq"))
+
+    def verdict_counts(self) -> dict[str, int]:
+        return dict(self.conn.execute("SELECT verdict, count(*) FROM claims GROUP BY verdict"))
+
+    # --- runs ------------------------------------------------------------------------
+    def start_run(self, **meta: str) -> int:
+        with self.conn:
+            self.conn.execute("UPDATE runs SET status = 'interrupted' WHERE status = 'running'")
+            cur = self.conn.execute(
+                "INSERT INTO runs (started_at, status, inputs, executor, pipeline_version, "
+                "reference_version, reference_path) VALUES (?, 'running', ?, ?, ?, ?, ?)",
+                (now(), meta.get("inputs"), meta.get("executor"), meta.get("pipeline_version"),
+                 meta.get("reference_version"), meta.get("reference_path")))
+        return int(cur.lastrowid)
+
+    def finish_run(self, run_id: int, status: str, counts: dict[str, int]) -> None:
+        sets = ", ".join(f"{c} = ?" for c in RUN_COUNTS)
+        with self.conn:
+            self.conn.execute(f"UPDATE runs SET finished_at = ?, status = ?, {sets} "
+                              "WHERE run_id = ?",
+                              [now(), status] + [counts.get(c, 0) for c in RUN_COUNTS] + [run_id])
+
+    def runs(self) -> list[dict]:
+        cur = self.conn.execute("SELECT * FROM runs ORDER BY run_id")
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, row)) for row in cur]
+
+
+def _cell(column: str, value: object) -> object:
+    if column in INTEGER_COLUMNS:
+        return int(value) if value not in ("", None) else None
+    return "" if value is None else str(value)
+
+
+@lru_cache(maxsize=8)
+def _claim_inserter(columns: tuple[str, ...]):
+    """(INSERT statement, values(path, seq, row)) for the claims table: a row's cells as
+    _cell makes them. The statement lists text columns first, then integer ones, so that
+    rows holding every column with text as strings (Claim.as_row's) take a fast path
+    that reads them all at once."""
+    texts = tuple(c for c in columns if c not in INTEGER_COLUMNS)
+    ints = tuple(c for c in columns if c in INTEGER_COLUMNS)
+    cols = ("path", "seq") + texts + ints
+    sql = (f"INSERT INTO claims ({', '.join(map(_q, cols))}) "
+           f"VALUES ({', '.join('?' * len(cols))})")
+    text_cells, int_cells = _getter(texts), _getter(ints)
+
+    def values(path: str, seq: int, row: dict) -> tuple:
+        try:
+            text_values, int_values = text_cells(row), int_cells(row)
+        except KeyError:
+            text_values = None
+        if text_values is None or (text_values and set(map(type, text_values)) != _STR):
+            return (path, seq, *[_cell(c, row.get(c, "")) for c in texts + ints])
+        return (path, seq, *text_values,
+                *[int(v) if v not in ("", None) else None for v in int_values])
+    return sql, values
+
+
+_STR = {str}
+
+
+def _getter(columns: tuple[str, ...]):
+    """row -> tuple of the row's cells in ``columns`` (KeyError when one is missing)."""
+    if len(columns) > 1:
+        return itemgetter(*columns)
+    if columns:
+        return lambda row: (row[columns[0]],)
+    return lambda row: ()
+
+
+def _open_checked(path: Path, write: bool) -> sqlite3.Connection:
+    """A connection to a store whose schema is usable; StoreError when SQLite finds the
+    file damaged (it is left as it is, for the user to restore)."""
+    conn = None
+    sidecars = [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm")]
+    existed = {p for p in sidecars if p.exists()}
+    try:
+        conn = _connect(path, write)
+        _check_schema(conn, path, write)
+        return conn
+    except BaseException as exc:
+        if conn is not None:
+            conn.close()
+        for sidecar in sidecars:  # only what this attempt created; an old WAL holds data
+            if sidecar not in existed:
+                sidecar.unlink(missing_ok=True)
+        if not isinstance(exc, sqlite3.DatabaseError):
+            raise
+        raise StoreError(f"{path}: damaged specextract store ({exc}); it was left "
+                         "untouched: restore it from a copy or use another --db") from None
+
+
+def _connect(path: Path, write: bool) -> sqlite3.Connection:
+    if write:
+        conn = sqlite3.connect(path, timeout=30)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")   # WAL + NORMAL: consistent after a crash
+    else:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+def _create(path: Path) -> None:
+    """Build an empty store under a temporary name, then rename it into place."""
+    tmp = path.with_name(f".{path.name}.creating-{os.getpid()}")
+    tmp.unlink(missing_ok=True)
+    try:
+        conn = sqlite3.connect(tmp)
+        try:
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.executescript(_schema_sql())
+            conn.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
+            conn.commit()
+            conn.execute("PRAGMA journal_mode = WAL")
+        finally:
+            conn.close()
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _check_schema(conn: sqlite3.Connection, path: Path, write: bool) -> None:
+    try:
+        (version,) = conn.execute("SELECT version FROM schema_version").fetchone()
+        cols = [r[1] for r in conn.execute("PRAGMA table_info(claims)")]
+    except (sqlite3.DatabaseError, TypeError) as exc:
+        conn.close()
+        raise StoreError(f"{path}: damaged specextract store ({exc})") from None
+    if version != SCHEMA_VERSION:
+        conn.close()
+        raise StoreError(f"{path}: store schema version {version}, this specextract "
+                         f"writes version {SCHEMA_VERSION}; use a new --db")
+    missing = [c for c in CLAIM_STORE_COLUMNS if c not in cols]
+    if missing and not write:
+        conn.close()
+        raise StoreError(f"{path}: the store lacks the claim columns {missing}; "
+                         "run `specextract run` on it first")
+    with conn:  # a column the codebook added; the new pipeline version re-extracts anyway
+        for column in missing:
+            kind = "INTEGER" if column in INTEGER_COLUMNS else "TEXT"
+            conn.execute(f"ALTER TABLE claims ADD COLUMN {_q(column)} {kind}")
