@@ -128,6 +128,7 @@ LINKS = {
     "table-column": "table column header",
     "table-row": "table row label",
     "run-table": "flattened table header",
+    "table-compare": "comparison column of a two-chip table (提升 +43%)",
     "comparison": "subject and baseline of a comparison",
     "sentence": "chip named earlier in the sentence",
     "pronoun": "pronoun for the sentence's first chip",
@@ -138,7 +139,8 @@ LINKS = {
     "from": "old figure of a from-to change",
 }
 STRONG_LINKS = frozenset({"clause", "possessive", "after", "joined", "respectively",
-                          "table-column", "table-row", "run-table", "comparison"})
+                          "table-column", "table-row", "run-table", "table-compare",
+                          "comparison"})
 
 
 @dataclass
@@ -339,7 +341,7 @@ class _Sentence:
         out = []
         group = self._keyword_group(kw)
         if len(group) > 1:  # "94GB HBM3、带宽3.9TB/s": only the keywords that fit the figure
-            group = [k for k in group if _fits(q, k)] or [kw]
+            group = [k for k in group if fits(q, k)] or [kw]
         for k in group:
             attribute = self._attribute(q, k)
             if attribute is None:
@@ -393,7 +395,7 @@ class _Sentence:
         if not self.chips and self.group and self._first("group", GROUP_REF) < q.start:
             return self.group, "group"
         chip, how = self._chip(q)
-        if chip is None or chip.system:
+        if chip is None or chip.system or chip.kind:  # a CPU's or SoC's figures are no claims
             return [], ""
         group = [chip]
         earlier = [c for c in self.chips if c.end <= chip.start]
@@ -596,7 +598,8 @@ class _Sentence:
             if earlier:
                 subject = next((c for c in self.chips if c.entity == earlier[-1].entity), subject)
                 baseline = earlier[-1].baseline
-        if subject is None or not baseline or subject.entity == baseline or subject.system:
+        if subject is None or not baseline or subject.entity == baseline or subject.system \
+                or subject.kind or any(c.kind for c in self.chips if c.entity == baseline):
             return None
         if value == 1 or not plausible(self.lex, "speedup", value):
             return None  # "1倍" is no change
@@ -711,7 +714,7 @@ class _Sentence:
         return same[-1].attribute if same else ""
 
 
-def _fits(q: Quantity, k: Keyword) -> bool:
+def fits(q: Quantity, k: Keyword) -> bool:
     dims = {"count"} if q.dimension in ("bare", "count") else {q.dimension}
     if k.attribute == "memory_size" and q.dimension == "bandwidth":
         return False  # a memory word is no label of a bandwidth figure in a list

@@ -34,6 +34,8 @@ class DataFile:
 DATA_FILES: dict[str, DataFile] = {
     "attributes.tsv": DataFile(("keyword", "attribute", "qualifier", "dims")),
     "chips.tsv": DataFile(("entity", "alias", "context")),
+    "chip_families.tsv": DataFile(("words", "canonical", "class", "code", "join", "prefix"),
+                                  "class", frozenset({"accelerator", "soc", "cpu"})),
     "cues.tsv": DataFile(("cue", "kind", "value"), "kind", frozenset({
         "op_before", "op_after", "compare", "predecessor", "increase", "decrease", "exclude",
         "generic_metric", "unit_part", "difference", "other_link"})),
