@@ -94,6 +94,7 @@ INCREASE_IN = re.compile(r"^\s*+(?:increase|improvement|boost|jump|gain)\s++in\s
 LABEL_COLON = re.compile(r"(?<!\s)\s*+[:：]|^[:：]")
 ASIDE_OPEN = re.compile(r"[(（]")  # "2080亿(H100 的 2.6 倍)": a chip in an aside is not the figure's
 OF_RATIO_GAP = re.compile(r"(?<!\s)\s*+(?:GPU\s*+)?[的嘅]\s*+")  # "H100 的 2.6 倍": a ratio of that chip
+CLAUSE_PUNCTUATION = re.compile(r"[，,；;：:]")
 CARDS_AFTER = re.compile(r"\s?(?:[A-Z]|\d)")  # "8x A100"
 
 
@@ -637,8 +638,10 @@ class _Sentence:
         subject = subjects[-1] if subjects else self._topic_if_free()
         if subject is None:
             return None, ""
-        compared = [c for c in before if c.entity != subject.entity and self.is_baseline(c)]
-        if compared:  # "与现阶段的 H100 相比，容量提升 2.4 倍"
+        near = self._punctuated_clauses_start(q.start, 2)
+        compared = [c for c in before if c.entity != subject.entity and self.is_baseline(c)
+                    and c.start >= near]
+        if compared:  # "与现阶段的 H100 相比，容量提升 2.4 倍": this or the clause before
             return subject, compared[-1].entity
         if PRONOUN_BASELINE.search(self.text, max(self.span.start, q.start - 10), q.start):
             # "3090的记忆体是它的1.5倍": the pronoun is the sentence's first subject
@@ -660,6 +663,11 @@ class _Sentence:
             # the topic chip, is over its predecessor
             return subject, pred.get(subject.entity, "")
         return subject, ""
+
+    def _punctuated_clauses_start(self, pos: int, count: int) -> int:
+        """Where the ``count`` comma-delimited clauses ending at ``pos`` start."""
+        marks = [m.end() for m in CLAUSE_PUNCTUATION.finditer(self.text, self.span.start, pos)]
+        return marks[-count] if len(marks) >= count else self.span.start
 
     def is_baseline(self, c: Mention) -> bool:
         """Is this chip named as what something is compared against ("比V100", "是V100的",
