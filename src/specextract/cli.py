@@ -353,7 +353,7 @@ def consensus(inputs: tuple[str, ...], claims_csv: str | None, output: Path | No
     Example:
       specextract consensus corpus
     """
-    from .check.checker import consensus as tabulate
+    from .check.consensus import consensus as tabulate
     from .check.reference import load_reference
     if claims_csv:
         claims = _read_claims(claims_csv)
