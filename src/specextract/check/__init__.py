@@ -12,7 +12,7 @@ per-chip ``consensus`` table.
 from __future__ import annotations
 
 from .checker import CONSENSUS_COLUMNS, check, check_one, consensus
-from .reference import Reference, ReferenceError, RefRow, load_reference
+from .reference import Reference, ReferenceTableError, RefRow, load_reference
 
-__all__ = ["CONSENSUS_COLUMNS", "Reference", "ReferenceError", "RefRow", "check", "check_one",
+__all__ = ["CONSENSUS_COLUMNS", "Reference", "ReferenceTableError", "RefRow", "check", "check_one",
            "consensus", "load_reference"]

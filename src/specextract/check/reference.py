@@ -34,7 +34,7 @@ RATIO_COLUMNS = ("subject", "baseline", "ratio", "condition", "source")
 DEFAULT_DIR = "reference"
 
 
-class ReferenceError(DataFileError):  # noqa: A001 - the name the contract asks for
+class ReferenceTableError(DataFileError):
     """A reference table is malformed: names the file, the 1-based line and the problem."""
 
 
@@ -132,7 +132,7 @@ def load_reference(path: str | Path | None = None) -> Reference:
     """Load and validate the reference table (default: the bundled one); cached per content.
 
     ``path`` is specs.csv or the folder holding it; marketing_ratios.csv is read from
-    the same folder when present. Raises ReferenceError naming file, line and problem.
+    the same folder when present. Raises ReferenceTableError naming file, line and problem.
     """
     specs = Path(path) if path is not None else data_path(f"{DEFAULT_DIR}/specs.csv")
     if specs.is_dir():
@@ -184,7 +184,7 @@ def build_rows(frame: list[dict[str, str]], where: str) -> list[RefRow]:
         group = specs.get(raw["attribute"], ())
         problem = row_problem(raw, group, units) or _duplicate_problem(raw, line, seen)
         if problem:
-            raise ReferenceError(where, line, problem)
+            raise ReferenceTableError(where, line, problem)
         entity = entity_name(raw["chip"], words)
         for spec in (s for s in group if s.codebook_attribute):
             for fig in row_figures(raw, spec):
@@ -228,11 +228,11 @@ def build_ratios(frame: list[dict[str, str]], where: str,
         line = index + 2
         values = parse_ratio(raw["ratio"])
         if not any(raw.values()):
-            raise ReferenceError(where, line, "empty row")
+            raise ReferenceTableError(where, line, "empty row")
         if not values:
-            raise ReferenceError(where, line, f"ratio {raw['ratio']!r} has no 'Nx' or 'N%' figure")
+            raise ReferenceTableError(where, line, f"ratio {raw['ratio']!r} has no 'Nx' or 'N%' figure")
         if not raw["source"].strip():
-            raise ReferenceError(where, line, "empty source")
+            raise ReferenceTableError(where, line, "empty source")
         out.append(MarketingRatio(raw["subject"], raw["baseline"], _find_entity(raw["subject"], names),
                                   _find_entity(raw["baseline"], names), raw["ratio"], values,
                                   raw["condition"], raw["source"], line))
@@ -253,7 +253,7 @@ def _read_bytes(path: Path) -> bytes:
     try:
         return path.read_bytes()
     except OSError as exc:
-        raise ReferenceError(str(path), None, f"cannot read: {exc.strerror or exc}") from None
+        raise ReferenceTableError(str(path), None, f"cannot read: {exc.strerror or exc}") from None
 
 
 def _sha256(data: bytes) -> str:
@@ -272,32 +272,32 @@ def _read_frame(data: bytes, path: Path, columns: tuple[str, ...]) -> list[dict[
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ReferenceError(str(path), None, f"not a readable CSV: {exc}") from None
+        raise ReferenceTableError(str(path), None, f"not a readable CSV: {exc}") from None
     if "\x00" in text:
-        raise ReferenceError(str(path), None, "not a readable CSV: binary data (NUL bytes)")
+        raise ReferenceTableError(str(path), None, "not a readable CSV: binary data (NUL bytes)")
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = next(reader, None)
         if not header:
-            raise ReferenceError(str(path), 1, "not a readable CSV: no columns to parse")
+            raise ReferenceTableError(str(path), 1, "not a readable CSV: no columns to parse")
         missing = [c for c in columns if c not in header]
         extra = [c for c in header if c not in columns]
         if missing or extra:
             problem = f"missing columns {missing}" if missing else f"unexpected columns {extra}"
-            raise ReferenceError(str(path), 1, problem)
+            raise ReferenceTableError(str(path), 1, problem)
         records = []
         for cells in reader:
             if len(cells) > len(header):
-                raise ReferenceError(str(path), reader.line_num,
+                raise ReferenceTableError(str(path), reader.line_num,
                                      f"not a readable CSV: expected {len(header)} fields, "
                                      f"saw {len(cells)}")
             records.append(dict(zip(header, cells + [""] * (len(header) - len(cells)))))
     except csv.Error as exc:
-        raise ReferenceError(str(path), reader.line_num,
+        raise ReferenceTableError(str(path), reader.line_num,
                              f"not a readable CSV: {exc}") from None
     while records and not any(records[-1].values()):
         records.pop()  # blank lines at the end of the file
     for index, raw in enumerate(records):
         if any("\n" in cell or "\r" in cell for cell in raw.values()):
-            raise ReferenceError(str(path), index + 2, "line break inside a field")
+            raise ReferenceTableError(str(path), index + 2, "line break inside a field")
     return records
