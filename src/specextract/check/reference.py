@@ -28,6 +28,7 @@ from .rules import (
     row_problem, to_decimal,
 )
 from ..codebook import ATTRIBUTE_UNITS
+from .names import closest_attribute, table_attribute
 
 SPECS_COLUMNS = ("chip", "variant", "attribute", "value", "unit", "condition", "source", "confidence")
 RATIO_COLUMNS = ("subject", "baseline", "ratio", "condition", "source")
@@ -181,10 +182,11 @@ def build_rows(frame: list[dict[str, str]], where: str) -> list[RefRow]:
                       for n in (raw["chip"].strip(), entity_name(raw["chip"], words)) if n)
     for index, raw in enumerate(records):
         line = index + 2
+        raw = {**raw, "attribute": table_attribute(raw["attribute"])}  # codebook names too
         group = specs.get(raw["attribute"], ())
         problem = row_problem(raw, group, units) or _duplicate_problem(raw, line, seen)
         if problem:
-            raise ReferenceTableError(where, line, problem)
+            raise ReferenceTableError(where, line, with_hint(problem, raw))
         entity = entity_name(raw["chip"], words)
         for spec in (s for s in group if s.codebook_attribute):
             for fig in row_figures(raw, spec):
@@ -203,6 +205,15 @@ def build_rows(frame: list[dict[str, str]], where: str) -> list[RefRow]:
         unique.setdefault((entity_key(row.entity), row.variant, row.attribute, row.qualifiers,
                            row.value, row.preliminary, row.not_supported), row)
     return list(unique.values())
+
+
+def with_hint(problem: str, raw: dict[str, str]) -> str:
+    """An unknown attribute's problem, with the closest accepted name."""
+    if problem.startswith("unknown attribute"):
+        hint = closest_attribute(raw["attribute"])
+        if hint:
+            return f"{problem}; did you mean {hint!r}?"
+    return problem
 
 
 def _duplicate_problem(raw: dict, line: int, seen: dict) -> str | None:
