@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ..codebook import CONTRADICTED
 from ..rows import number
 
-OWNER = re.compile(r" is (?P<owner>.+?)'s (?P<attribute>\w+) figure")
+OWNER = re.compile(r" is (?P<owner>[^' ][^']{0,39})'s (?P<attribute>\w{1,40}) figure")  # bounded: linear time
 SHOWN = 5
 
 
