@@ -41,7 +41,7 @@ from ..check.checker import check
 from ..errors import DocumentError, SpecExtractError
 from ..ingest.read import MAX_BYTES, decode_document, read_bytes
 from ..records import Claim
-from ..rows import claim_from_row  # noqa: F401 - the store's rows back to claims
+from ..rows import claim_from_row
 from ..check.reference import Reference, load_reference
 from ..store.db import Store
 from .versions import check_version, pipeline_version
@@ -145,9 +145,11 @@ def process_task(task: dict) -> dict:
 _worker_references: dict[tuple, Reference | None] = {}
 
 
-def reference_spec(ref: Reference) -> tuple[str, str, str, str]:
-    """What a task carries so that a worker can check against ``ref``."""
-    return (str(Path(ref.path).resolve()), ref.version, ref.ratios_version, check_version(ref))
+def reference_spec(ref: Reference) -> tuple:
+    """What a task carries so that a worker can check against ``ref``: (path, version,
+    ratios version, checker version, overlay paths)."""
+    return (str(Path(ref.path).resolve()), ref.version, ref.ratios_version, check_version(ref),
+            tuple(str(Path(p).resolve()) for p in ref.extras))
 
 
 def _worker_reference(spec: tuple | None) -> Reference | None:
@@ -156,8 +158,8 @@ def _worker_reference(spec: tuple | None) -> Reference | None:
     spec = tuple(spec)
     if spec not in _worker_references:
         try:
-            ref = load_reference(spec[0])
-            if (ref.version, ref.ratios_version, check_version(ref)) != spec[1:]:
+            ref = load_reference(spec[0], tuple(spec[4]) if len(spec) > 4 else ())
+            if (ref.version, ref.ratios_version, check_version(ref)) != tuple(spec[1:4]):
                 ref = None
         except Exception:  # noqa: BLE001 - the parent checks instead
             ref = None

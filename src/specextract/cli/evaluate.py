@@ -18,13 +18,17 @@ from .inputs import checked
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--check/--no-check", default=True, show_default=True,
               help="Also check the extracted claims, for verdict accuracy.")
+@click.option("--scripts", "scripts_path", type=click.Path(exists=True, dir_okay=False),
+              help="A TSV naming each document's script (columns file, script), to score "
+                   "per script by it instead of the detected script.")
 @click.option("--errors", "show_errors", is_flag=True,
               help="List every missed and spurious claim with its line and a guessed cause, "
                    "grouped by cause (needs CORPUS).")
 @REFERENCE_OPTION
 @click.argument("corpus", required=False, type=click.Path(exists=True, file_okay=False))
 def evaluate(gold_path: str, pred_path: str | None, as_json: bool, check: bool,
-             show_errors: bool, reference_path: str | None, corpus: str | None) -> None:
+             scripts_path: str | None, show_errors: bool, reference_path: str | None,
+             corpus: str | None) -> None:
     """Precision, recall and F1 of extraction against a gold set.
 
     With CORPUS, also the precision and recall of the contradicted verdicts and the
@@ -34,6 +38,7 @@ def evaluate(gold_path: str, pred_path: str | None, as_json: bool, check: bool,
     Example:
       specextract eval --gold gold/claims.csv corpus
       specextract eval --gold gold/claims.csv --errors corpus
+      specextract eval --gold dev/gold.csv --scripts dev/SOURCES.tsv dev/corpus
       specextract eval --gold gold/claims.csv --pred out/claims.csv --json
     """
     from ..eval import error_analysis as ea
@@ -67,6 +72,8 @@ def evaluate(gold_path: str, pred_path: str | None, as_json: bool, check: bool,
             where[id(row)] = (record.start, record.link)
     else:
         raise click.UsageError("give a CORPUS folder or --pred FILE")
+    if scripts_path:
+        scripts = _read_scripts(scripts_path)
     matching = match(pred, gold, docs={g.doc_id for g in gold})
     report = score(matching, scripts or None)
     accused = ea.accusations(matching)
@@ -93,3 +100,15 @@ def evaluate(gold_path: str, pred_path: str | None, as_json: bool, check: bool,
     if show_errors:
         extra += ["", "errors by cause (a guess; the line is the document's)"] + ea.render_groups(groups)
     click.echo(text + "\n".join(extra) + ("\n" if extra else ""), nl=False)
+
+
+def _read_scripts(path: str) -> dict[str, str]:
+    """doc_id -> script from a TSV with columns file and script (the file's stem is the
+    doc_id)."""
+    import csv
+    from pathlib import Path
+    with open(path, encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t"))
+    if not rows or not {"file", "script"} <= set(rows[0]):
+        raise click.UsageError(f"{path}: needs the columns file and script")
+    return {Path(r["file"]).stem: r["script"] for r in rows}

@@ -121,6 +121,39 @@ def _table(header: tuple[str, ...], lines: list[tuple[str, ...]]) -> str:
                      for line in [header, *lines])
 
 
+@reference.command("coverage")
+@click.argument("inputs", nargs=-1, required=True)
+@click.option("--reference", "reference_path", type=click.Path(exists=True),
+              help="Check against this specs.csv (same format as the bundled one).")
+@click.option("--json", "as_json", is_flag=True, help="Print the gaps as JSON.")
+def reference_coverage(inputs: tuple[str, ...], reference_path: str | None, as_json: bool) -> None:
+    """What the reference table lacks for a corpus: chips with no rows, attributes with no
+    row for a chip it has, speed-up pairs with neither figures nor a vendor ratio, each with
+    the number of claims it leaves unverifiable (the to-do list for the next rows).
+
+    \b
+    Example:
+      specextract reference coverage corpus
+      specextract reference coverage articles/ --reference my_specs.csv --json
+    """
+    import json
+    from ..check.coverage import coverage, render
+    from .inputs import checked, extracted
+    claims, _ = extracted(inputs)
+    cov = coverage(checked(claims, reference_path))
+    if as_json:
+        click.echo(json.dumps({
+            "claims": cov.claims, "lacking": cov.lacking,
+            "chips": dict(cov.chips.most_common()),
+            "attributes": [{"entity": e, "attribute": a, "claims": n}
+                           for (e, a), n in cov.attributes.most_common()],
+            "ratios": [{"entity": e, "baseline": b, "metric": m, "claims": n}
+                       for (e, b, m), n in cov.ratios.most_common()]},
+            ensure_ascii=False, indent=2))
+        return
+    click.echo("\n".join(render(cov)))
+
+
 @reference.command("validate")
 @click.argument("file", required=False)
 def reference_validate(file: str | None) -> None:
