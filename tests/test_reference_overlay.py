@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 
 from specextract import check
-from specextract.check.reference import ReferenceError, load_reference
+from specextract.check.reference import ReferenceTableError, load_reference
 from specextract.records import Claim
 
 HEADER = "chip,variant,attribute,value,unit,condition,source,confidence\n"
@@ -50,7 +50,7 @@ def test_overlays_stack_in_order(tmp_path):
 
 def test_a_malformed_overlay_names_its_file_and_row(tmp_path):
     bad = write(tmp_path / "bad.csv", "Zeta Z9,OAM 64GB,fp32,fast,TFLOPS,,Z9 brief,high\n")
-    with pytest.raises(ReferenceError, match=r"bad\.csv.*2"):
+    with pytest.raises(ReferenceTableError, match=r"bad\.csv.*2"):
         load_reference(extras=[bad])
 
 
