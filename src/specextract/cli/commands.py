@@ -12,9 +12,20 @@ from ..codebook import VERDICTS
 from .group import cli
 from .inputs import checked, emit, extracted, read_claims, stdout_text
 
-REFERENCE_OPTION = click.option(
+_REFERENCE = click.option(
     "--reference", "reference_path", type=click.Path(exists=True),
-    help="Check against this specs.csv (same format as the bundled one).")
+    help="Check against this specs.csv instead of the bundled one (same format; the "
+         "bundled vendor ratios serve when no marketing_ratios.csv is beside it).")
+_REFERENCE_EXTRA = click.option(
+    "--reference-extra", "reference_extra", multiple=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Lay this table (specs.csv format, validated the same way) on top of the reference; "
+         "its rows win where they overlap and their sources say so. Repeatable.")
+
+
+def REFERENCE_OPTION(f):  # noqa: N802 - used as a decorator like click's own options
+    """--reference and --reference-extra."""
+    return _REFERENCE(_REFERENCE_EXTRA(f))
 OUTPUT_OPTION = click.option(
     "-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
     help="Write the CSV here (default: standard output).")
@@ -69,7 +80,7 @@ def normalize(file: str, as_json: bool) -> None:
 @REFERENCE_OPTION
 def run(inputs: tuple[str, ...], out_dir: Path, db_path: Path | None, workers: int,
         dask_address: str | None, send_bytes: bool, progress: bool | None, max_mb: float,
-        timeout: float, reference_path: str | None) -> None:
+        timeout: float, reference_path: str | None, reference_extra: tuple[str, ...]) -> None:
     """Extract and check INPUTS (files, folders, globs) into a store, claims.csv and a report.
 
     Incremental: unchanged documents are skipped. Ends with the worst wrong figures found
@@ -80,6 +91,7 @@ def run(inputs: tuple[str, ...], out_dir: Path, db_path: Path | None, workers: i
     Example:
       specextract run corpus --out out
       specextract run corpus --out out --workers 2 --reference my_specs.csv
+      specextract run corpus --out out --reference-extra new_chips.csv
       specextract run 'articles/**/*.html' --out out --dask local
     """
     from ..batch.executors import DaskExecutor, LocalExecutor, PoolExecutor
@@ -97,7 +109,8 @@ def run(inputs: tuple[str, ...], out_dir: Path, db_path: Path | None, workers: i
     executor = (DaskExecutor(dask_address, send_bytes=send_bytes) if dask_address else
                 PoolExecutor(workers) if workers > 1 else LocalExecutor())
     status = run_job(inputs, out_dir, executor=executor, db=db_path,
-                     reference_path=reference_path, progress=progress, echo=click.echo,
+                     reference_path=reference_path, reference_extra=reference_extra,
+                     progress=progress, echo=click.echo,
                      max_bytes=int(max_mb * 1024 * 1024), timeout=timeout or None)
     if status != 130:
         _echo_worst(db_path or out_dir / DB_NAME)
@@ -176,7 +189,8 @@ def extract(files: tuple[str, ...], output: Path | None) -> None:
 @click.argument("claims_csv")
 @OUTPUT_OPTION
 @REFERENCE_OPTION
-def check_command(claims_csv: str, output: Path | None, reference_path: str | None) -> None:
+def check_command(claims_csv: str, output: Path | None, reference_path: str | None,
+                  reference_extra: tuple[str, ...]) -> None:
     """Add verdict, expected value, source and diagnosis to a claims CSV ("-": standard input).
 
     \b
@@ -184,7 +198,8 @@ def check_command(claims_csv: str, output: Path | None, reference_path: str | No
       specextract extract corpus -o claims.csv && specextract check claims.csv -o checked.csv
       specextract extract corpus | specextract check -
     """
-    emit([c.as_row() for c in checked(read_claims(claims_csv), reference_path)], output)
+    emit([c.as_row() for c in checked(read_claims(claims_csv), reference_path, reference_extra)],
+         output)
 
 
 @cli.command()
@@ -196,7 +211,7 @@ def check_command(claims_csv: str, output: Path | None, reference_path: str | No
               help="Write the table as CSV here (default: a text table on standard output).")
 @REFERENCE_OPTION
 def consensus(inputs: tuple[str, ...], claims_csv: str | None, output: Path | None,
-              reference_path: str | None) -> None:
+              reference_path: str | None, reference_extra: tuple[str, ...]) -> None:
     """Which values articles claim for each chip and attribute, beside the reference.
 
     \b
@@ -212,7 +227,8 @@ def consensus(inputs: tuple[str, ...], claims_csv: str | None, output: Path | No
         claims, _ = extracted(inputs)
     else:
         raise click.UsageError("give INPUTS or --claims FILE")
-    table = tabulate(checked(claims, reference_path), load_reference(reference_path))
+    table = tabulate(checked(claims, reference_path, reference_extra),
+                     load_reference(reference_path, reference_extra))
     if output:
         table.to_csv(output, index=False)
     else:

@@ -28,6 +28,7 @@ from .inputs import checked
 @click.argument("corpus", required=False, type=click.Path(exists=True, file_okay=False))
 def evaluate(gold_path: str, pred_path: str | None, as_json: bool, check: bool,
              scripts_path: str | None, show_errors: bool, reference_path: str | None,
+             reference_extra: tuple[str, ...],
              corpus: str | None) -> None:
     """Precision, recall and F1 of extraction against a gold set.
 
@@ -66,7 +67,7 @@ def evaluate(gold_path: str, pred_path: str | None, as_json: bool, check: bool,
             texts[result.document.doc_id] = result.document.text
             records.extend(result.claims)
         if check:
-            records = checked(records, reference_path)
+            records = checked(records, reference_path, reference_extra)
         pred = [gold_row(record) for record in records]
         for row, record in zip(pred, records):
             where[id(row)] = (record.start, record.link)

@@ -63,10 +63,10 @@ def extracted(inputs: tuple[str, ...]) -> tuple[list, int]:
     return claims, failed
 
 
-def checked(claims, reference_path: str | None = None):
+def checked(claims, reference_path: str | None = None, reference_extra: tuple[str, ...] = ()):
     from ..check.checker import check
     from ..check.reference import load_reference
-    return check(claims, load_reference(reference_path))
+    return check(claims, load_reference(reference_path, reference_extra))
 
 
 def read_claims(path: str) -> list:

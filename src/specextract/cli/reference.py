@@ -12,8 +12,17 @@ import click
 from .group import Group, cli
 from .inputs import readable
 
-REFERENCE_FILE = click.option("--reference", "reference_path", type=click.Path(exists=True),
-                              help="This specs.csv instead of the bundled table.")
+_REFERENCE_FILE = click.option("--reference", "reference_path", type=click.Path(exists=True),
+                               help="This specs.csv instead of the bundled table.")
+_REFERENCE_EXTRA = click.option(
+    "--reference-extra", "reference_extra", multiple=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Lay this table on top (its rows win where they overlap). Repeatable.")
+
+
+def REFERENCE_FILE(f):  # noqa: N802 - used as a decorator like click's own options
+    """--reference and --reference-extra."""
+    return _REFERENCE_FILE(_REFERENCE_EXTRA(f))
 
 
 @cli.group(cls=Group)
@@ -23,7 +32,7 @@ def reference() -> None:
 
 @reference.command("list")
 @REFERENCE_FILE
-def reference_list(reference_path: str | None) -> None:
+def reference_list(reference_path: str | None, reference_extra: tuple[str, ...]) -> None:
     """List the table's chips with their variants and row counts.
 
     \b
@@ -31,7 +40,7 @@ def reference_list(reference_path: str | None) -> None:
       specextract reference list
     """
     from ..check.reference import load_reference
-    ref = load_reference(reference_path)
+    ref = load_reference(reference_path, reference_extra)
     chips: dict[str, dict] = {}
     for row in ref.rows:
         entry = chips.setdefault(row.entity, {"chip": row.chip, "variants": set(), "lines": set()})
@@ -47,7 +56,8 @@ def reference_list(reference_path: str | None) -> None:
 @click.argument("chip")
 @click.option("--attribute", help="Only this attribute (codebook or table name).")
 @REFERENCE_FILE
-def reference_show(chip: str, attribute: str | None, reference_path: str | None) -> None:
+def reference_show(chip: str, attribute: str | None, reference_path: str | None,
+                   reference_extra: tuple[str, ...]) -> None:
     """Print one chip's figures: one line per attribute, one column per variant, each
     figure with its source. CHIP may be any name the extractor knows ("NVIDIA H100",
     "昇腾910B").
@@ -60,7 +70,7 @@ def reference_show(chip: str, attribute: str | None, reference_path: str | None)
     from ..check.reference import load_reference
     from ..check.names import closest_chips, resolve_chip
     from ..check.rules import entity_key
-    ref = load_reference(reference_path)
+    ref = load_reference(reference_path, reference_extra)
     entities = sorted({r.entity for r in ref.rows})
     entity = resolve_chip(chip, entities)
     if entity is None:
@@ -123,10 +133,10 @@ def _table(header: tuple[str, ...], lines: list[tuple[str, ...]]) -> str:
 
 @reference.command("coverage")
 @click.argument("inputs", nargs=-1, required=True)
-@click.option("--reference", "reference_path", type=click.Path(exists=True),
-              help="Check against this specs.csv (same format as the bundled one).")
+@REFERENCE_FILE
 @click.option("--json", "as_json", is_flag=True, help="Print the gaps as JSON.")
-def reference_coverage(inputs: tuple[str, ...], reference_path: str | None, as_json: bool) -> None:
+def reference_coverage(inputs: tuple[str, ...], reference_path: str | None,
+                       reference_extra: tuple[str, ...], as_json: bool) -> None:
     """What the reference table lacks for a corpus: chips with no rows, attributes with no
     row for a chip it has, speed-up pairs with neither figures nor a vendor ratio, each with
     the number of claims it leaves unverifiable (the to-do list for the next rows).
@@ -140,7 +150,7 @@ def reference_coverage(inputs: tuple[str, ...], reference_path: str | None, as_j
     from ..check.coverage import coverage, render
     from .inputs import checked, extracted
     claims, _ = extracted(inputs)
-    cov = coverage(checked(claims, reference_path))
+    cov = coverage(checked(claims, reference_path, reference_extra))
     if as_json:
         click.echo(json.dumps({
             "claims": cov.claims, "lacking": cov.lacking,
