@@ -19,6 +19,8 @@ from .cues import cue_pattern
 from .quantities import Quantity
 
 PIN_SPEED_MAX = 5  # GB/s: a figure in Gb/s below this is a per-pin data rate
+PER_UNIT_REACH = 40   # characters before a figure where "每个 SM" can be about it
+LINK_REACH = 80       # characters before a figure where an interconnect's name can be
 DIFFERENCE_SIGN = re.compile(r"(?<![\w.])[+＋]\s*+$")
 CACHE_AFTER = re.compile(r"^\s*+(?:的\s*+)?(?:(?:高速|一级|三级|L1|L3)\s*+)?(?:缓存|cache)", re.IGNORECASE)
 GENERIC_CHIPS_AFTER = re.compile(r"^\s*+(?:(?:以上|及以上)\s*+)?的\s*+(?:芯片|GPU|产品|显卡|加速器|处理器)")
@@ -39,8 +41,9 @@ def _per_unit_after(lex: Lexicon) -> re.Pattern:
 
 def per_unit(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> bool:
     """Is the figure given per SM / GPC / link / stack / ... rather than per chip?"""
-    closed = max(text.rfind(")", clause_start, q.start), text.rfind("）", clause_start, q.start))
-    if lex.built(_per_unit_before).search(text, max(clause_start, closed + 1), q.start):
+    start = max(clause_start, q.start - PER_UNIT_REACH)
+    closed = max(text.rfind(")", start, q.start), text.rfind("）", start, q.start))
+    if lex.built(_per_unit_before).search(text, max(start, closed + 1), q.start):
         return True  # (an aside closed before the figure is not about it: "304 CUs (38 per XCD) and 192GB")
     return bool(lex.built(_per_unit_after).match(text[q.end:q.end + 40]))
 
@@ -63,7 +66,7 @@ def other_link(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> bool:
     """A bandwidth of an interconnect other than NVLink named in the clause before it."""
     if q.dimension != "bandwidth":
         return False
-    head = text[clause_start:q.start]
+    head = text[max(clause_start, q.start - LINK_REACH):q.start]
     links = cue_pattern(lex, "other_link")
     return bool(links.search(head) or links.match(text, q.end, min(len(text), q.end + 24)))
 

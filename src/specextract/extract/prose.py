@@ -245,6 +245,7 @@ class _Sentence:
 
     def __init__(self, text, span, chips, keywords, quals, topic, breaks, group=(), lex=None):
         self.text, self.span, self.chips, self.keywords = text, span, chips, keywords
+        self._starts: list[int] | None = None
         self.lex = lexicon_or_default(lex)
         self.quals, self.topic, self.breaks, self.group = quals, topic, breaks, list(group)
         self.all_keywords = keywords
@@ -690,10 +691,18 @@ class _Sentence:
                 or (WITH.search(head) and SAME_AS.match(tail))):
             return True
         # "与H100和H200同系列": a chip joined to a baseline that follows it
-        later = next((d for d in self.chips if d.start >= max(c.end, c.variant_end)), None)
-        return bool(later is not None and later.entity != c.entity and WITH.search(head)
-                    and CHIP_JOIN.match(self.text[max(c.end, c.variant_end):later.start])
-                    and self.is_baseline(later))
+        if not WITH.search(head):
+            return False
+        end = max(c.end, c.variant_end)
+        i = bisect_left(self._chip_starts(), end)
+        later = self.chips[i] if i < len(self.chips) else None
+        return bool(later is not None and later.entity != c.entity
+                    and CHIP_JOIN.match(self.text[end:later.start]) and self.is_baseline(later))
+
+    def _chip_starts(self) -> list[int]:
+        if self._starts is None:
+            self._starts = [d.start for d in self.chips]
+        return self._starts
 
     def _topic_if_free(self) -> Mention | None:
         """The topic, when the sentence names no chip of its own (only baselines)."""
