@@ -50,8 +50,7 @@ def relabel(found: Found, drafts: list[Draft]) -> list[Draft]:
 def _blocked(text: str, d: Draft, labels: re.Pattern) -> bool:
     """Is the figure right after a no-claim label, or a count right before one?"""
     q = d.quantity
-    line_start = text.rfind("\n", 0, q.start) + 1
-    lead = text[max(line_start, q.start - 24):q.start]
+    lead = text[max(0, q.start - 24):q.start].rpartition("\n")[2]  # (this line only)
     for m in labels.finditer(lead):
         gap = lead[m.end():]
         if len(gap) <= MAX_LABEL_GAP and LABEL_GAP.fullmatch(gap):
