@@ -58,6 +58,9 @@ PREDECESSOR_TAIL = re.compile(r"(?:(?:前代|上一代|前一代|上代|之前�
 STRONG_COMPARE = re.compile(r"(?:比|相比|相较于?|较|对比|超越|超过|胜过|优于|高于|低于|不及|不如|than|vs\.?|versus"
                             r"|compared\s+(?:to|with)|over)\s*$",
                             re.IGNORECASE)
+# "比配备 HBM3 的 H100", "相较于采用 4nm 的 H100": a comparison word, a short modifier ending in 的
+MODIFIED_COMPARE = re.compile(r"(?:比|相比|相较于?|较|对比|对照)[^，。,;；!?！？比较]{1,16}?的\s*+$")
+COMPARE_WORD = re.compile(r"比|相较|较|对比|(?i:than|compared|versus|\bvs\b|\bover\b)")  # anywhere
 WITH = re.compile(r"(?:与|和|跟|同|像|like|as)(?:现阶段|目前|当前|现有)?的?\s*$", re.IGNORECASE)
 SAME_AS = re.compile(r"(?<!\s)\s*+(?:相比|相较|比较|对比|一样|相同|一致|保持一致|类似|持平|相当|差不多|的规格相同"
                      r"|同系列|同一系列|同代)")
@@ -72,7 +75,7 @@ PER_INSTANCE_BEFORE = re.compile(r"(?:每个|每一个|单个)(?:MIG)?实例\s*(
 REFUTED = re.compile(r"算错|记错|是错的|这是错的|说错|并不正确|不正确|谣传|以讹传讹"
                      r"|(?i:is wrong|is incorrect|is a myth|is false)")
 VENDOR_TAIL = re.compile(r"(?:NVIDIA|Nvidia|AMD|Google|Huawei|英伟达|华为)(?:'s|’s|的)?\s*$")
-METRIC_AFTER = re.compile(r"^\s*+(?:(?:increase|improvement|boost|gain)\s++in\s++)?(?:the|its|their|in|of|on|的|更高的|更大的)?\s*+$",
+METRIC_AFTER = re.compile(r"^\s*+(?:(?:increase|improvement|boost|gain|jump)\s++in\s++)?(?:the|its|their|in|of|on|的|更高的|更大的)?\s*+$",
                           re.IGNORECASE)
 IMPLICIT_GAIN = re.compile(r"(?<![\d.])[\d.]++\s*+倍的?(?:性能)?提升"
                            r"|(?<![\d.])[\d.]++\s*+(?:x|×|times)\s++(?:faster|higher|greater|more|the performance)"
@@ -193,6 +196,7 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
     drafts: list[Draft] = []
     topic: Mention | None = None
     group: list[Mention] = []  # the chips of the last sentence that named several
+    prev_speedup: Draft | None = None  # the last speed-up of the sentence before
     skip = _merged(skip)
     skip_starts = [s.start for s in skip]
     within = found.within
@@ -208,7 +212,13 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
                         within("qualifiers", start, end), topic, None, group, found.lexicon)
         if s_q:
             ctx.all_keywords = found.keywords
-            drafts.extend(ctx.link(s_q))
+            ctx.prev_speedup = _adjacent(text, prev_speedup, start)
+            linked = ctx.link(s_q)
+            drafts.extend(linked)
+            gains = [d for d in linked if d.attribute == "speedup"]
+            prev_speedup = gains[-1] if gains else None
+        else:
+            prev_speedup = None
         real = [c for c in s_c if not c.system]
         if real:
             compared = {c.entity for c in real if ctx.is_baseline(c)}  # every mention of a baseline
@@ -219,6 +229,13 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
             if len(distinct) >= 2:
                 group = distinct
     return drafts
+
+
+def _adjacent(text: str, d: Draft | None, start: int) -> Draft | None:
+    """``d`` when its sentence ends in the paragraph of position ``start``."""
+    if d is None or "\n" in text[d.sentence.end:start]:
+        return None
+    return d
 
 
 def _merged(spans: list[Span]) -> list[Span]:
@@ -248,6 +265,7 @@ class _Sentence:
         self.lex = lexicon_or_default(lex)
         self.quals, self.topic, self.breaks, self.group = quals, topic, breaks, list(group)
         self.all_keywords = keywords
+        self.prev_speedup: Draft | None = None
         self._baseline: dict[int, bool] = {}
         self._exclusions: list[tuple[int, int, str]] | None = None
         self._refuted_at: int | None = None
@@ -599,6 +617,10 @@ class _Sentence:
             if earlier:
                 subject = next((c for c in self.chips if c.entity == earlier[-1].entity), subject)
                 baseline = earlier[-1].baseline
+            elif self._carries_gain(q, subject):
+                # "…a 20x gain over the V100. It also reports a 2.5x gain in FP64": the
+                # baseline of the sentence before, for the same subject
+                baseline = self.prev_speedup.baseline
         if subject is None or not baseline or subject.entity == baseline or subject.system \
                 or subject.kind or any(c.kind for c in self.chips if c.entity == baseline):
             return None
@@ -607,6 +629,20 @@ class _Sentence:
         metric = self._metric(q, subject, figures)
         return Draft(subject.entity, "speedup", q, value, exp, self.span, subject.variant,
                      self._operator(q), "", baseline, metric, link="comparison")
+
+    def _carries_gain(self, q: Quantity, subject: Mention | None) -> bool:
+        """May the speed-up take the baseline of the sentence before? Only a gain ("2.5x
+        increase", "提升 2 倍") about the same subject in a sentence that names no other chip
+        and no other comparison, and says it goes on ("also", "还")."""
+        prev = self.prev_speedup
+        if prev is None or subject is None or subject.entity != prev.entity or \
+                any(not c.system for c in self.chips if c.entity != subject.entity):
+            return False
+        near = self.text[max(self.span.start, q.start - 8):min(self.span.end, q.end + 12)]
+        head = self.text[self.span.start:q.start]
+        return bool((cue_pattern(self.lex, "increase").search(near) or IMPLICIT_GAIN.search(near))
+                    and cue_pattern(self.lex, "carry").search(head)
+                    and not COMPARE_WORD.search(head))
 
     def _comparison(self, q: Quantity, clause: Span) -> tuple[Mention | None, str]:
         pred, arch = self.lex.built(relations)
@@ -621,7 +657,7 @@ class _Sentence:
             strong = STRONG_COMPARE.search(head)
             weak = WEAK_COMPARE.search(head) and OF_AFTER.match(self.text[c.end:q.start])
             of_ratio = OF_RATIO_GAP.fullmatch(self.text, max(c.end, c.variant_end), q.start)
-            if strong or weak or of_ratio:
+            if strong or weak or of_ratio or self._compared_through_modifier(c):
                 subject = next((s for s in reversed(before[:i])
                                 if s.entity != c.entity and not self.is_baseline(s)), None)
                 return subject or self._topic_if_free(), c.entity
@@ -685,6 +721,9 @@ class _Sentence:
         before = VENDOR_TAIL.sub("", self.text[max(self.span.start, c.start - 32):c.start])
         if cue_pattern(self.lex, "predecessor", "$").search(before):
             return True  # "the previous generation NVIDIA V100", "前代旗舰 RTX 3090"
+        if STRONG_COMPARE.search(OWNER_TAIL.sub("", LINE_TAIL.sub("", before))) \
+                or self._compared_through_modifier(c):
+            return True  # "over the company's older Tesla V100", "比配备 HBM3 的 H100"
         if (STRONG_COMPARE.search(head) or AFTER_RATIO.search(head) or FROM.search(head)
                 or RATIO_OF.match(tail) or (WEAK_COMPARE.search(head) and OF_AFTER.match(tail))
                 or (WITH.search(head) and SAME_AS.match(tail))):
@@ -694,6 +733,12 @@ class _Sentence:
         return bool(later is not None and later.entity != c.entity and WITH.search(head)
                     and CHIP_JOIN.match(self.text[max(c.end, c.variant_end):later.start])
                     and self.is_baseline(later))
+
+    def _compared_through_modifier(self, c: Mention) -> bool:
+        """'比配备 HBM3 的 H100': a comparison word, then a short modifier of the chip (with
+        no other chip in it)."""
+        m = MODIFIED_COMPARE.search(self.text, max(self.span.start, c.start - 24), c.start)
+        return bool(m) and not any(m.start() <= d.start < c.start for d in self.chips)
 
     def _topic_if_free(self) -> Mention | None:
         """The topic, when the sentence names no chip of its own (only baselines)."""
