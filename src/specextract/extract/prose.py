@@ -208,6 +208,8 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
             s_q = [q for q in s_q if not inside_any(q, skip, skip_starts)]
         if not s_q and not s_c:
             continue  # nothing to link, and the topic stays
+        if not any(not c.system for c in s_c):
+            topic = _architecture_topic(found, sent, topic)
         ctx = _Sentence(text, sent, s_c, within("keywords", start, end),
                         within("qualifiers", start, end), topic, None, group, found.lexicon)
         if s_q:
@@ -229,6 +231,24 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
             if len(distinct) >= 2:
                 group = distinct
     return drafts
+
+
+def _architecture_pattern(lex: Lexicon) -> re.Pattern:
+    names = "|".join(sorted(map(re.escape, lex.built(relations)[1]), key=len, reverse=True))
+    return re.compile(rf"[\s*#>\-•·\d.、)）]*+(?:NVIDIA\s*+|Nvidia\s*+|英伟达\s*+|英偉達\s*+|輝達\s*+)?"
+                      rf"(?i:({names}))\s*+(?:架构|架構|(?i:architecture|GPU)\b)", re.IGNORECASE)
+
+
+def _architecture_topic(found: Found, sent: Span, topic: Mention | None) -> Mention | None:
+    """A sentence that opens on an architecture ("Ampere 架构：…") and names no chip is about
+    that architecture: its chip when the document names that chip, else no chip (figures of an
+    architecture alone are no claims, and never the earlier chip's)."""
+    m = found.lexicon.built(_architecture_pattern).match(found.text, sent.start, sent.end)
+    if m is None:
+        return topic
+    chip = found.lexicon.built(relations)[1][m.group(1).lower()]
+    named = next((c for c in found.chips if c.entity == chip and not c.system), None)
+    return Mention(m.start(1), m.end(1), chip) if named is not None else None
 
 
 def _adjacent(text: str, d: Draft | None, start: int) -> Draft | None:
