@@ -60,13 +60,18 @@ STRONG_COMPARE = re.compile(r"(?:比|相比|相较于?|较|对比|超越|超过|
                             re.IGNORECASE)
 # "比配备 HBM3 的 H100", "相较于采用 4nm 的 H100": a comparison word, a short modifier ending in 的
 MODIFIED_COMPARE = re.compile(r"(?:比|相比|相较于?|较|对比|对照)[^，。,;；!?！？比较]{1,16}?的\s*+$")
+# "(前代3090: 10496个)": an aside naming the chip before as its predecessor
+ASIDE_PREDECESSOR = re.compile(r"[(（]\s*+(?:前代|上代|上一代|前一代|(?i:previous(?:\s+gen(?:eration)?)?|last\s+gen(?:eration)?))\s*+$")
+ASIDE_CHIP = re.compile(r"\s*+[^\s，。,;；()（）\d]{0,10}+\s*+[(（]\s*+")  # "640个CUDA核心(V100)"
+CLOSE_AFTER = re.compile(r"\s*+[)）]")
+FOR_CHIP = re.compile(r"[^,;.，。；\d]{0,24}?\bfor\s++(?:the\s++)?", re.IGNORECASE)  # "(220 CU) for the MI250X"
 COMPARE_WORD = re.compile(r"比|相较|较|对比|(?i:than|compared|versus|\bvs\b|\bover\b)")  # anywhere
 WITH = re.compile(r"(?:与|和|跟|同|像|like|as)(?:现阶段|目前|当前|现有)?的?\s*$", re.IGNORECASE)
 SAME_AS = re.compile(r"(?<!\s)\s*+(?:相比|相较|比较|对比|一样|相同|一致|保持一致|类似|持平|相当|差不多|的规格相同"
                      r"|同系列|同一系列|同代)")
 AFTER_RATIO = re.compile(r"(?:倍|×|\dx|times|%)\s*(?:faster|more|higher|larger|greater)?\s*(?:than|that of|over|the|of)?\s*(?:the|an?)?\s*$",
                          re.IGNORECASE)
-POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的|嘅|[（(])\s*$")
+POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的|嘅|[（(])\s*(?:每秒\s*)?$")  # "A100的每秒600GB"
 POSSESSIVE_LIST = re.compile(r"^\s*(?:'s|’s|的|嘅)[^，。；;,\n]{0,30}[、/和与及]\s*$")
 PER_INSTANCE = re.compile(r"(?<!\s)\s*+的?\s*+(?:MIG\s*+)?(?:实例|切片|instances?|slices?)", re.IGNORECASE)
 PER_INSTANCE_BEFORE = re.compile(r"(?:每个|每一个|单个)(?:MIG)?实例\s*(?:有|为|是)?\s*$|(?:per|each) (?:MIG )?instance\s*$",
@@ -251,6 +256,13 @@ def _architecture_topic(found: Found, sent: Span, topic: Mention | None) -> Ment
     return Mention(m.start(1), m.end(1), chip) if named is not None else None
 
 
+def _in_aside(text: str, start: int, pos: int) -> bool:
+    """Is ``pos`` inside brackets opened on its line after ``start``?"""
+    start = max(start, text.rfind("\n", 0, pos) + 1)
+    part = text[start:pos]
+    return part.count("(") + part.count("（") > part.count(")") + part.count("）")
+
+
 def _adjacent(text: str, d: Draft | None, start: int) -> Draft | None:
     """``d`` when its sentence ends in the paragraph of position ``start``."""
     if d is None or "\n" in text[d.sentence.end:start]:
@@ -433,6 +445,9 @@ class _Sentence:
         'P100和V100都是4096-bit' names two, and '三张卡都是…' all those the text just named."""
         if not self.chips and self.group and self._first("group", GROUP_REF) < q.start:
             return self.group, "group"
+        named = list({c.entity: c for c in self.chips if not c.system and not c.kind}.values())
+        if len(named) >= 2 and self.chips[-1].end < self._first("group", GROUP_REF) < q.start:
+            return named, "joined"  # "B100 比 H100 多…，两款芯片都采用 4nm"
         chip, how = self._chip(q)
         if chip is None or chip.system or chip.kind:  # a CPU's or SoC's figures are no claims
             return [], ""
@@ -510,6 +525,9 @@ class _Sentence:
 
     def _chip(self, q: Quantity) -> tuple[Mention | None, str]:
         """The chip a figure is about, and how it was found (a key of LINKS)."""
+        named = self._named_after(q)
+        if named is not None:
+            return named, "after"
         before = [c for c in self.chips if c.end <= q.start]
         if before:
             gap = self.text[max(before[-1].end, before[-1].variant_end):q.start]
@@ -540,6 +558,20 @@ class _Sentence:
             return after[0], "after"
         # no subject before the figure (``subjects`` is empty here)
         return (self.topic, self._topic_link(q)) if self.topic is not None else (None, "")
+
+    def _named_after(self, q: Quantity) -> Mention | None:
+        """A chip the words right after the figure give it to: "640个CUDA核心(V100)",
+        "14,080 units (220 CU) for the MI250X"."""
+        clause = self.clause(q.start)
+        for c in self.chips:
+            if c.start < q.end or c.start >= clause.end or c.system or c.kind:
+                continue
+            gap = self.text[q.end:c.start]
+            if (ASIDE_CHIP.fullmatch(gap) and CLOSE_AFTER.match(self.text, max(c.end, c.variant_end))) \
+                    or FOR_CHIP.fullmatch(gap):
+                return c
+            return None
+        return None
 
     def _topic_link(self, q: Quantity) -> str:
         """How close the carried topic is: its own paragraph, the head of the spec list the
@@ -644,11 +676,19 @@ class _Sentence:
         if subject is None or not baseline or subject.entity == baseline or subject.system \
                 or subject.kind or any(c.kind for c in self.chips if c.entity == baseline):
             return None
+        if self._by_sparsity(q, baseline):
+            return None  # "稀疏特性使性能提高一倍": the chip against itself without sparsity
         if value == 1 or not plausible(self.lex, "speedup", value):
             return None  # "1倍" is no change
         metric = self._metric(q, subject, figures)
         return Draft(subject.entity, "speedup", q, value, exp, self.span, subject.variant,
                      self._operator(q), "", baseline, metric, link="comparison")
+
+    def _by_sparsity(self, q: Quantity, baseline: str) -> bool:
+        """A gain its clause puts down to sparsity, with no baseline chip named."""
+        clause = self.clause(q.start)
+        return not any(c.entity == baseline for c in self.chips) and any(
+            f.qualifier == "sparse" and clause.start <= f.start < clause.end for f in self.quals)
 
     def _carries_gain(self, q: Quantity, subject: Mention | None) -> bool:
         """May the speed-up take the baseline of the sentence before? Only a gain ("2.5x
@@ -736,7 +776,7 @@ class _Sentence:
         head = PREDECESSOR_TAIL.sub("", self.text[max(self.span.start, c.start - 16):c.start])
         head = VENDOR_TAIL.sub("", head)
         tail = self.text[max(c.end, c.variant_end):c.end + 16]
-        if LABEL_COLON.match(tail):
+        if LABEL_COLON.match(tail) and not (ASIDE_PREDECESSOR.search(self.text, max(self.span.start, c.start - 8), c.start) and _in_aside(self.text, self.span.start, c.start)):
             return False  # "对比英伟达A100：FP16 312 TFLOPS…": the chip heads what follows
         before = VENDOR_TAIL.sub("", self.text[max(self.span.start, c.start - 32):c.start])
         if cue_pattern(self.lex, "predecessor", "$").search(before):
