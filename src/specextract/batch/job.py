@@ -43,9 +43,9 @@ class BadReferenceError(SpecExtractError):
 def run_job(inputs: Sequence[str], out_dir: Path, *, executor: Executor, db: Path | None = None,
             reference_path: str | None = None, progress: bool | None = None,
             echo: Callable[[str], None] = print, max_bytes: int | None = None,
-            timeout: float | None = None) -> int:
+            timeout: float | None = None, reference_extra: Sequence[str] = ()) -> int:
     try:
-        ref = load_reference(reference_path)
+        ref = load_reference(reference_path, tuple(reference_extra))
     except DataFileError as exc:
         raise BadReferenceError(str(exc)) from None
     paths = iter_input_files(inputs)
