@@ -298,6 +298,7 @@ class _Sentence:
         self.quals, self.topic, self.breaks, self.group = quals, topic, breaks, list(group)
         self.all_keywords = keywords
         self.prev_speedup: Draft | None = None
+        self._starts: list[int] | None = None
         self._baseline: dict[int, bool] = {}
         self._exclusions: list[tuple[int, int, str]] | None = None
         self._refuted_at: int | None = None
@@ -445,9 +446,10 @@ class _Sentence:
         'P100和V100都是4096-bit' names two, and '三张卡都是…' all those the text just named."""
         if not self.chips and self.group and self._first("group", GROUP_REF) < q.start:
             return self.group, "group"
-        named = list({c.entity: c for c in self.chips if not c.system and not c.kind}.values())
-        if len(named) >= 2 and self.chips[-1].end < self._first("group", GROUP_REF) < q.start:
-            return named, "joined"  # "B100 比 H100 多…，两款芯片都采用 4nm"
+        if self.chips and self.chips[-1].end < self._first("group", GROUP_REF) < q.start:
+            named = list({c.entity: c for c in self.chips if not c.system and not c.kind}.values())
+            if len(named) >= 2:
+                return named, "joined"  # "B100 比 H100 多…，两款芯片都采用 4nm"
         chip, how = self._chip(q)
         if chip is None or chip.system or chip.kind:  # a CPU's or SoC's figures are no claims
             return [], ""
@@ -563,15 +565,21 @@ class _Sentence:
         """A chip the words right after the figure give it to: "640个CUDA核心(V100)",
         "14,080 units (220 CU) for the MI250X"."""
         clause = self.clause(q.start)
-        for c in self.chips:
-            if c.start < q.end or c.start >= clause.end or c.system or c.kind:
-                continue
+        i = bisect_left(self._chip_starts(), q.end)
+        for c in self.chips[i:i + 1]:  # the first chip after the figure
+            if c.start >= clause.end or c.system or c.kind:
+                return None
             gap = self.text[q.end:c.start]
             if (ASIDE_CHIP.fullmatch(gap) and CLOSE_AFTER.match(self.text, max(c.end, c.variant_end))) \
                     or FOR_CHIP.fullmatch(gap):
                 return c
             return None
         return None
+
+    def _chip_starts(self) -> list[int]:
+        if self._starts is None:
+            self._starts = [c.start for c in self.chips]
+        return self._starts
 
     def _topic_link(self, q: Quantity) -> str:
         """How close the carried topic is: its own paragraph, the head of the spec list the
