@@ -62,9 +62,10 @@ STRONG_COMPARE = re.compile(r"(?:比|相比|相较于?|较|对比|超越|超过|
 MODIFIED_COMPARE = re.compile(r"(?:比|相比|相较于?|较|对比|对照)[^，。,;；!?！？比较]{1,16}?的\s*+$")
 # "(前代3090: 10496个)": an aside naming the chip before as its predecessor
 ASIDE_PREDECESSOR = re.compile(r"[(（]\s*+(?:前代|上代|上一代|前一代|(?i:previous(?:\s+gen(?:eration)?)?|last\s+gen(?:eration)?))\s*+$")
-ASIDE_CHIP = re.compile(r"\s*+[^\s，。,;；()（）\d]{0,10}+\s*+[(（]\s*+")  # "640个CUDA核心(V100)"
-CLOSE_AFTER = re.compile(r"\s*+[)）]")
+ASIDE_CHIP = re.compile(r"(?:[^\s，。,;；()（）\d]{1,10}+\s*+)?[(（]")  # "640个CUDA核心(V100)", stripped
+CLOSE_AFTER = re.compile(r"[)）]")
 FOR_CHIP = re.compile(r"[^,;.，。；\d]{0,24}?\bfor\s++(?:the\s++)?", re.IGNORECASE)  # "(220 CU) for the MI250X"
+LIST_LEAD = frozenset(" \t\n*#>-•·0123456789.、)）")
 COMPARE_WORD = re.compile(r"比|相较|较|对比|(?i:than|compared|versus|\bvs\b|\bover\b)")  # anywhere
 WITH = re.compile(r"(?:与|和|跟|同|像|like|as)(?:现阶段|目前|当前|现有)?的?\s*$", re.IGNORECASE)
 SAME_AS = re.compile(r"(?<!\s)\s*+(?:相比|相较|比较|对比|一样|相同|一致|保持一致|类似|持平|相当|差不多|的规格相同"
@@ -240,7 +241,7 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
 
 def _architecture_pattern(lex: Lexicon) -> re.Pattern:
     names = "|".join(sorted(map(re.escape, lex.built(relations)[1]), key=len, reverse=True))
-    return re.compile(rf"[\s*#>\-•·\d.、)）]*+(?:NVIDIA\s*+|Nvidia\s*+|英伟达\s*+|英偉達\s*+|輝達\s*+)?"
+    return re.compile(rf"(?:NVIDIA\s*+|Nvidia\s*+|英伟达\s*+|英偉達\s*+|輝達\s*+)?"
                       rf"(?i:({names}))\s*+(?:架构|架構|(?i:architecture|GPU)\b)", re.IGNORECASE)
 
 
@@ -248,7 +249,10 @@ def _architecture_topic(found: Found, sent: Span, topic: Mention | None) -> Ment
     """A sentence that opens on an architecture ("Ampere 架构：…") and names no chip is about
     that architecture: its chip when the document names that chip, else no chip (figures of an
     architecture alone are no claims, and never the earlier chip's)."""
-    m = found.lexicon.built(_architecture_pattern).match(found.text, sent.start, sent.end)
+    start = sent.start
+    while start < sent.end and found.text[start] in LIST_LEAD:  # "1. ", "**", "- "
+        start += 1
+    m = found.lexicon.built(_architecture_pattern).match(found.text, start, sent.end)
     if m is None:
         return topic
     chip = found.lexicon.built(relations)[1][m.group(1).lower()]
@@ -570,7 +574,8 @@ class _Sentence:
             if c.start >= clause.end or c.system or c.kind:
                 return None
             gap = self.text[q.end:c.start]
-            if (ASIDE_CHIP.fullmatch(gap) and CLOSE_AFTER.match(self.text, max(c.end, c.variant_end))) \
+            after = max(c.end, c.variant_end)
+            if (ASIDE_CHIP.fullmatch(gap.strip()) and CLOSE_AFTER.match(self.text[after:after + 4].lstrip())) \
                     or FOR_CHIP.fullmatch(gap):
                 return c
             return None
