@@ -8,7 +8,8 @@ Each test looks at the text right around one figure, with the cue words of data/
 * memory pin speed: "21Gbps GDDR6X" (a few Gb/s is a data rate per pin, not bandwidth);
 * interconnects other than NVLink: HCCS, Infinity Fabric, die-to-die and chip-to-chip links;
 * caches other than L2: "40GB的高速缓存";
-* thresholds about chips in general: "超出 4800 TOPS 的芯片将被禁止".
+* thresholds about chips in general: "超出 4800 TOPS 的芯片将被禁止";
+* the whole a part is taken from: "启用了 144 组 SM 中的 128 组" (the full die's count).
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ LINK_REACH = 80       # characters before a figure where an interconnect's name 
 DIFFERENCE_SIGN = re.compile(r"(?<![\w.])[+＋]\s*+$")
 CACHE_AFTER = re.compile(r"^\s*+(?:的\s*+)?(?:(?:高速|一级|三级|L1|L3)\s*+)?(?:缓存|cache)", re.IGNORECASE)
 GENERIC_CHIPS_AFTER = re.compile(r"^\s*+(?:(?:以上|及以上)\s*+)?的\s*+(?:芯片|GPU|产品|显卡|加速器|处理器)")
+WHOLE_OF_PART = re.compile(r"^[^，。,;；\d]{0,12}?(?:中的|之中的?|里的)\s*+(?:\d|[一二两三四五六七八九十])")
 THRESHOLD_BEFORE = re.compile(r"(?:超过|超出|大于|高于|高过|不低于|达到或超过)\s*+$")
 
 
@@ -82,6 +84,11 @@ def threshold(text: str, q: Quantity) -> bool:
                 and GENERIC_CHIPS_AFTER.match(text[q.end:q.end + 12]))
 
 
+def whole_of_part(text: str, q: Quantity) -> bool:
+    """'144 组 SM 中的 128 组': the count a part is taken from, not the chip's."""
+    return q.dimension in ("count", "bare") and bool(WHOLE_OF_PART.match(text[q.end:q.end + 20]))
+
+
 def not_a_claim(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> str:
     """Why the figure is no claim ('' when it may be one)."""
     for why, test in (("per-unit", lambda: per_unit(lex, text, q, clause_start)),
@@ -89,7 +96,8 @@ def not_a_claim(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> str:
                       ("pin-speed", lambda: pin_speed(q)),
                       ("other-link", lambda: other_link(lex, text, q, clause_start)),
                       ("cache", lambda: cache(text, q)),
-                      ("threshold", lambda: threshold(text, q))):
+                      ("threshold", lambda: threshold(text, q)),
+                      ("whole", lambda: whole_of_part(text, q))):
         if test():
             return why
     return ""
