@@ -47,6 +47,11 @@ def relabel(found: Found, drafts: list[Draft]) -> list[Draft]:
     return out
 
 
+def names_no_claim(found: Found, start: int, end: int) -> bool:
+    """Does text[start:end] (a table label) name what is no claim ("主频(MHz)", "显存频率")?"""
+    return found.lexicon.built(_patterns)["no_claim_label"].search(found.text, start, end) is not None
+
+
 def _blocked(text: str, d: Draft, labels: re.Pattern) -> bool:
     """Is the figure right after a no-claim label, or a count right before one?"""
     q = d.quantity
