@@ -41,7 +41,7 @@ NOT_METRICS = frozenset({"tensor_cores", "tensor_core_gen", "pcie_gen", "mig_ins
 COUNT_GAP = re.compile(r"^[\s的个颗独立完整块]*(?:GPU|gpu|个|的|独立|\s)*"
                        r"(?:第.代|(?i:\d(?:st|nd|rd|th)|first|second|third|fourth|fifth)[\s-]*(?i:gen(?:eration)?))?\s*$")
 LABEL_GAP = re.compile(r"^[\s数量目为是有达到共计约近超过高达拥有具备集成配备采用提供的:：=]*$")
-ASSIGN_GAP = re.compile(r"\s*+[:：=≈]\s*+[~约]?\s*+")
+ASSIGN_GAP = re.compile(r"(?<!\s)\s*+[:：=≈]\s*+[~约]?\s*+")
 TIGHT_GAP = re.compile(r"^\s*(?:的|of|in|for|at|[（(]|)\s*(?:HBM\w*|GDDR\w*|bi-?directional|双向|单向)?\s*$",
                        re.IGNORECASE)
 RESPECTIVELY = re.compile(r"分别|respectively", re.IGNORECASE)

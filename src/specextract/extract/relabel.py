@@ -21,7 +21,7 @@ from .prose import Draft, Found
 LABEL_GAP = re.compile(r"[\s:：=为是有达约]*+")
 COUNT_GAP = re.compile(r"\s*+[个颗组]?\s*+")
 CLAUSE_BREAK = re.compile(r"[，,；;。！？!?\n]|\.\s")
-COMPARE_START = re.compile(r"\s*+(?:低于|高于|不及|不如|超过|多于|少于|(?i:lower than|higher than|less than|more than|than|compared))")
+COMPARE_START = re.compile(r"(?<!\s)\s*+(?:低于|高于|不及|不如|超过|多于|少于|(?i:lower than|higher than|less than|more than|than|compared))")
 LINK_WINDOW = 300  # how far before the sentence a named NVLink still counts
 MAX_LABEL_GAP = 6
 
