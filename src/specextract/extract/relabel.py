@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from decimal import Decimal
 
 from ..lexicon.lexicon import Lexicon
 from .prose import Draft, Found
@@ -47,6 +48,20 @@ def relabel(found: Found, drafts: list[Draft]) -> list[Draft]:
             d = replace(d, attribute="nvlink_bandwidth")
         out.append(d)
     return out
+
+
+def base_clocks(drafts: list[Draft]) -> list[Draft]:
+    """``drafts`` without the base clocks: a chip's clock given beside a lower, unlabelled one
+    ("核心频率 765 MHz" above "Turbo频率 1410 MHz") is its base clock, no claim."""
+    boost: dict[tuple, Decimal] = {}
+    for d in drafts:
+        if d.attribute == "boost_clock" and "boost" in d.qualifier:
+            key = (d.entity, d.variant)
+            boost[key] = min(boost.get(key, d.value), d.value)
+    if not boost:
+        return drafts
+    return [d for d in drafts if not (d.attribute == "boost_clock" and "boost" not in d.qualifier
+                                      and d.value < boost.get((d.entity, d.variant), 0))]
 
 
 def names_no_claim(found: Found, start: int, end: int) -> bool:
