@@ -119,24 +119,28 @@ def process_task(task: dict) -> dict:
                 return _unchanged({**out, "status": UNCHANGED}, task)
             doc, repairs = decode_document(key, data, limit)
             claims, script = extract_blocks(doc)
+            result = {**out, "status": OK, "encoding": doc.encoding, "format": doc.format,
+                      "script": script, "text": doc.text, **_checked_here(task, claims)}
+            if repairs:
+                result.update(reason=REPAIRED, error=safe_text(f"{key}: " + "; ".join(repairs)))
+            _stage_page(task, result)
     except DocumentError as exc:
         return {**out, "status": ERROR, "reason": exc.reason, "error": safe_text(str(exc))}
     except DocumentTimeout:
-        return {**out, "status": ERROR, "reason": "timeout",
-                "error": safe_text(f"{key}: timeout (still running after "
-                                   f"{task.get('timeout', TIMEOUT):g} s)")}
+        return timed_out(out, task.get("timeout", TIMEOUT))
     except RecursionError:
         return {**out, "status": ERROR, "reason": "internal-error",
                 "error": safe_text(f"{key}: internal-error (RecursionError)")}
     except Exception as exc:  # noqa: BLE001 - an extractor bug on one file must not stop a batch
         return {**out, "status": ERROR, "reason": "internal-error",
                 "error": safe_text(f"{key}: internal-error ({type(exc).__name__}: {exc})")}
-    result = {**out, "status": OK, "encoding": doc.encoding, "format": doc.format,
-              "script": script, "text": doc.text, **_checked_here(task, claims)}
-    if repairs:
-        result.update(reason=REPAIRED, error=safe_text(f"{key}: " + "; ".join(repairs)))
-    _stage_page(task, result)
     return result
+
+
+def timed_out(result: dict, seconds: float) -> dict:
+    """``result`` (path, doc_id, ...) failed as timeout."""
+    return {**result, "status": ERROR, "reason": "timeout",
+            "error": safe_text(f"{result['path']}: timeout (still running after {seconds:g} s)")}
 
 
 # Checking runs where the document was extracted. A task names the run's reference table
@@ -279,7 +283,8 @@ def run_batch(paths: Iterable[Path], store: Store, ref: Reference, executor: Exe
                        pages=None if pages is None else str(pages)) for p in paths)
     try:
         for result in executor.map(process_task, tasks, lost=lost_document):
-            outcome = apply_result(result, store, ref, version, checker, run)
+            outcome = apply_result(result, store, ref, version, checker, run,
+                                   TIMEOUT if timeout is None else timeout)
             if on_result:
                 on_result(outcome, run.counts)
     except BaseException:
@@ -300,22 +305,26 @@ def lost_document(task: dict, why: str) -> dict:
 
 
 def apply_result(result: dict, store: Store, ref: Reference, version: str, checker: str,
-                 run: RunResult) -> str:
-    """Write one worker result; returns what happened (processed, unchanged, ...)."""
+                 run: RunResult, timeout: float | None = TIMEOUT) -> str:
+    """Write one worker result; returns what happened (processed, unchanged, ...). A
+    check done here counts against the document's ``timeout`` too."""
     if result["pipeline_version"] != version:
         raise BatchError(f"a worker runs another specextract pipeline "
                          f"({result['pipeline_version']}, this one is {version}); "
                          "install the same version on every worker")
     try:
-        outcome, claims = _write(result, store, ref, version, checker)
-    except Exception as exc:  # noqa: BLE001 - a checker bug or data SQLite refuses
-        error = safe_text(f"{result['path']}: internal-error while checking and storing "
-                          f"({type(exc).__name__}: {exc})")
+        with time_limit(timeout):
+            outcome, claims = _write(result, store, ref, version, checker)
+    except (Exception, DocumentTimeout) as exc:  # noqa: BLE001 - a checker bug, a timeout
+        fatal_store_error(exc)
+        failed = (timed_out(result, timeout) if isinstance(exc, DocumentTimeout) else
+                  {**result, "reason": "internal-error",
+                   "error": safe_text(f"{result['path']}: internal-error while checking "
+                                      f"and storing ({type(exc).__name__}: {exc})")})
         if result["status"] == UNCHANGED:  # keep what the store holds; report only
-            outcome, claims, result = "failed", 0, {**result, "reason": "internal-error",
-                                                      "error": error}
-        else:  # the document fails in the store; the run goes on (disk full stops it)
-            result = {**result, "status": ERROR, "reason": "internal-error", "error": error}
+            outcome, claims, result = "failed", 0, {**failed, "status": UNCHANGED}
+        else:  # the document fails in the store; the run goes on
+            result = {**failed, "status": ERROR}
             outcome, claims = _write(result, store, ref, version, checker)
     run.counts.update({"documents": 1, outcome: 1, "claims": claims})
     if outcome == "failed":
