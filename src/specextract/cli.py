@@ -428,6 +428,29 @@ def reference_show(chip: str, reference_path: str | None) -> None:
         click.echo(frame.to_string(index=False))
 
 
+@cli.group()
+def store() -> None:
+    """Look after a batch store."""
+
+
+@store.command("recover")
+@click.argument("damaged", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("new", type=click.Path(dir_okay=False, path_type=Path))
+def store_recover(damaged: Path, new: Path) -> None:
+    """Copy what a damaged store still holds into a NEW store (DAMAGED is only read).
+
+    \b
+    Example:
+      specextract store recover out/specextract.db out/recovered.db
+      specextract run corpus --out out --db out/recovered.db
+    """
+    from .store.recover import recover
+    counts = recover(damaged, new)
+    click.echo(f"{counts['documents']} documents and {counts['claims']} claims -> {new}; "
+               f"{counts['again']} documents lost claims and will be extracted again "
+               f"on the next run")
+
+
 def main() -> None:
     cli(prog_name="specextract")
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import signal
+import sqlite3
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -44,6 +45,7 @@ from ..ingest.read import MAX_BYTES, decode_document, read_bytes
 from ..records import Claim
 from ..check.reference import Reference, load_reference
 from ..store.db import Store
+from ..store.faults import fatal_error
 from .versions import check_version, pipeline_version
 
 OK, ERROR, UNCHANGED = "ok", "error", "unchanged"
@@ -287,12 +289,23 @@ def run_batch(paths: Iterable[Path], store: Store, ref: Reference, executor: Exe
                                    TIMEOUT if timeout is None else timeout)
             if on_result:
                 on_result(outcome, run.counts)
-    except BaseException:
+    except BaseException as exc:
         run.interrupted = True
-        store.finish_run(run.run_id, "interrupted", run.counts)
+        fatal = fatal_error(exc, store.path)
+        finish_quietly(store, run, "failed" if fatal else "interrupted")
+        if fatal is not None and fatal is not exc:
+            raise fatal from None
         raise
     store.finish_run(run.run_id, "finished", run.counts)
     return run
+
+
+def finish_quietly(store: Store, run: RunResult, status: str) -> None:
+    """Record how the run ended, if the store still can (a full disk may refuse even that)."""
+    try:
+        store.finish_run(run.run_id, status, run.counts)
+    except (sqlite3.Error, OSError):
+        pass
 
 
 def lost_document(task: dict, why: str) -> dict:
@@ -316,7 +329,9 @@ def apply_result(result: dict, store: Store, ref: Reference, version: str, check
         with time_limit(timeout):
             outcome, claims = _write(result, store, ref, version, checker)
     except (Exception, DocumentTimeout) as exc:  # noqa: BLE001 - a checker bug, a timeout
-        fatal_store_error(exc)
+        fatal = fatal_error(exc, store.path)
+        if fatal is not None:
+            raise fatal from None
         failed = (timed_out(result, timeout) if isinstance(exc, DocumentTimeout) else
                   {**result, "reason": "internal-error",
                    "error": safe_text(f"{result['path']}: internal-error while checking "
