@@ -1,0 +1,166 @@
+"""Faults around a run: a damaged store, a full disk, symlinks, deleted inputs, lock
+paths. Real SQLite files, real processes; the full disk is a small tmpfs where this
+machine allows mounting one (skipped where it does not)."""
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import shutil
+import sqlite3
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from batchkit import make_corpus, run_cli
+
+
+def run_subprocess(*args, timeout: float = 180) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "specextract", *map(str, args)],
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# --- a damaged store -----------------------------------------------------------------------
+def claims_leaf_page(db: Path) -> int:
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return conn.execute("SELECT pageno FROM dbstat WHERE name = 'claims' AND "
+                            "pagetype = 'leaf' ORDER BY pageno LIMIT 1 OFFSET 3").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def scramble_page(db: Path, page: int) -> None:
+    data = bytearray(db.read_bytes())
+    start = (page - 1) * 4096
+    data[start + 8:start + 4000] = random.Random(page).randbytes(3992)
+    db.write_bytes(bytes(data))
+
+
+@pytest.fixture()
+def killed_store(tmp_path):
+    """A store after a run, then a writer killed with its WAL not merged, then random
+    bytes in one claims page of the main file."""
+    corpus = make_corpus(tmp_path / "in", 12, paragraphs=4)
+    out = tmp_path / "out"
+    assert run_cli("run", corpus, "--out", out, "--no-progress").exit_code == 0
+    db = out / "specextract.db"
+    page = claims_leaf_page(db)
+    code = ("import os, sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+            "c.execute('PRAGMA wal_autocheckpoint = 0'); "
+            "c.execute(\"INSERT INTO runs (started_at, status) VALUES ('x', 'running')\"); "
+            "c.commit(); os._exit(9)")
+    subprocess.run([sys.executable, "-c", code, db], check=False)
+    assert (out / "specextract.db-wal").stat().st_size > 0
+    scramble_page(db, page)
+    return corpus, out, db
+
+
+def test_a_damaged_store_is_refused_byte_identical(killed_store):
+    corpus, out, db = killed_store
+    wal = db.with_name(db.name + "-wal")
+    before = (sha(db), sha(wal))
+    for args in (("run", corpus, "--out", out, "--no-progress"), ("export", "--db", db)):
+        result = run_subprocess(*args)
+        assert result.returncode == 2, result.stderr
+        assert "Traceback" not in result.stderr
+        assert "damaged specextract store" in result.stderr
+        assert "specextract store recover" in result.stderr
+        assert (sha(db), sha(wal)) == before
+
+
+def test_store_recover_salvages_a_damaged_store(killed_store, tmp_path):
+    corpus, out, db = killed_store
+    before = sha(db)
+    new = tmp_path / "recovered.db"
+    result = run_subprocess("store", "recover", db, new)
+    assert result.returncode == 0, result.stderr
+    assert "will be extracted again" in result.stdout
+    assert sha(db) == before
+    rerun = run_subprocess("run", corpus, "--out", tmp_path / "out2", "--db", new,
+                           "--no-progress")
+    assert rerun.returncode == 0, rerun.stderr
+    clean = run_subprocess("run", corpus, "--out", tmp_path / "clean", "--no-progress")
+    assert clean.returncode == 0
+    rows = lambda p: sorted((p / "claims.csv").read_text(encoding="utf-8").splitlines())
+    assert rows(tmp_path / "out2") == rows(tmp_path / "clean")
+
+
+# --- a full disk ---------------------------------------------------------------------------
+@pytest.fixture()
+def small_disk(tmp_path):
+    """A 1 MiB tmpfs (skip where mounting is not allowed)."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    if shutil.which("mount") is None or os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", f"tmpfs-{uuid.uuid4().hex[:8]}",
+                           str(mount)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace')}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", str(mount)], check=False)
+
+
+def run_status(db: Path) -> list[str]:
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return [r[0] for r in conn.execute("SELECT status FROM runs ORDER BY run_id")]
+    finally:
+        conn.close()
+
+
+def test_a_full_disk_stops_the_run_and_records_it_failed(small_disk, tmp_path):
+    corpus = make_corpus(tmp_path / "in", 60, paragraphs=4)
+    out = small_disk / "out"
+    result = run_subprocess("run", corpus, "--out", out, "--no-progress")
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert "no space left on the device" in result.stderr
+    assert "internal-error" not in result.stdout + result.stderr
+    assert not (out / "report" / ".staging").exists()
+    assert run_status(out / "specextract.db")[-1] == "failed"
+
+
+def test_a_full_disk_for_claims_csv_records_the_run_failed(small_disk, tmp_path):
+    corpus = make_corpus(tmp_path / "in", 60, paragraphs=4)
+    out, db = small_disk / "out", tmp_path / "store.db"
+    result = run_subprocess("run", corpus, "--out", out, "--db", db, "--no-progress")
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert "no space left on the device" in result.stderr
+    assert run_status(db) == ["failed"]
+    assert not (out / "report" / ".staging").exists()
+    assert not list(out.rglob("*.tmp"))
+    shutil.rmtree(out)    # space again: the next run resumes and finishes
+    again = run_subprocess("run", corpus, "--out", tmp_path / "out2", "--db", db, "--no-progress")
+    assert again.returncode == 0, again.stderr
+    assert run_status(db) == ["failed", "finished"]
+
+
+def test_disk_full_in_the_store_is_fatal_not_per_document(tmp_path, monkeypatch):
+    """SQLITE_FULL at the write point (where no small disk can be mounted, this is the
+    same path): one clear error, not internal-error per document."""
+    from specextract.errors import DiskFullError
+    from specextract.batch.executors import LocalExecutor
+    from specextract.batch.job import run_job
+    from specextract.store.db import Store
+
+    def full(self, doc, rows):
+        raise sqlite3.OperationalError("database or disk is full")
+    monkeypatch.setattr(Store, "put_document", full)
+    corpus = make_corpus(tmp_path / "in", 3)
+    with pytest.raises(DiskFullError, match="no space left"):
+        run_job([str(corpus)], tmp_path / "out", executor=LocalExecutor(), progress=False,
+                echo=lambda line: None)
+    assert run_status(tmp_path / "out" / "specextract.db") == ["failed"]
+    assert not (tmp_path / "out" / "report" / ".staging").exists()
