@@ -164,3 +164,65 @@ def test_disk_full_in_the_store_is_fatal_not_per_document(tmp_path, monkeypatch)
                 echo=lambda line: None)
     assert run_status(tmp_path / "out" / "specextract.db") == ["failed"]
     assert not (tmp_path / "out" / "report" / ".staging").exists()
+
+
+# --- Dask over TCP: workers killed ---------------------------------------------------------
+def _free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _dask(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "distributed.cli." + args[0], *args[1:]],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _wait_for_workers(address: str, n: int) -> None:
+    from distributed import Client
+    with Client(address, timeout="20s") as client:
+        client.wait_for_workers(n, timeout=60)
+
+
+def test_dask_workers_killed_fails_the_rest_as_no_workers(tmp_path):
+    """A scheduler on 127.0.0.1 and one worker (no nanny to restart it); the worker is
+    killed mid-run: the run ends with exit 1 and every document left fails as no-workers."""
+    import time
+    pytest.importorskip("distributed")
+    from batchkit import store_count
+    corpus = make_corpus(tmp_path / "in", 160, paragraphs=30)
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    scheduler = _dask("dask_scheduler", "--host", "127.0.0.1", "--port", str(port),
+                      "--no-dashboard")
+    worker = None
+    try:
+        worker = _dask("dask_worker", address, "--no-nanny", "--nthreads", "1",
+                       "--host", "127.0.0.1", "--no-dashboard")
+        _wait_for_workers(address, 1)
+        out = tmp_path / "out"
+        run = subprocess.Popen([sys.executable, "-m", "specextract", "run", corpus, "--out", out,
+                                "--dask", address, "--dask-timeout", "3", "--no-progress"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        db = out / "specextract.db"
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and run.poll() is None:
+            if db.exists() and store_count(db) > 0:
+                break
+            time.sleep(0.2)
+        worker.kill()
+        stdout, stderr = run.communicate(timeout=120)   # a hang fails here
+        assert run.returncode == 1, stderr
+        assert "Traceback" not in stderr
+        assert "no-workers (no Dask worker for 3 s" in stdout
+        rows = sqlite3.connect(f"file:{db}?mode=ro", uri=True).execute(
+            "SELECT reason, count(*) FROM documents GROUP BY reason").fetchall()
+        reasons = dict(rows)
+        assert sum(reasons.values()) == 160
+        assert reasons.get("no-workers", 0) > 0
+    finally:
+        for proc in (worker, scheduler):
+            if proc is not None:
+                proc.kill()
+                proc.wait()

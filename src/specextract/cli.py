@@ -76,6 +76,10 @@ def normalize(file: Path, as_json: bool) -> None:
               help="Run documents in N local processes.")
 @click.option("--dask", "dask_address", metavar="local|tcp://HOST:PORT",
               help="Run documents on Dask: a local cluster, or an existing scheduler.")
+@click.option("--dask-timeout", type=click.FloatRange(min=0, min_open=True), default=60.0,
+              show_default=True,
+              help="With --dask: seconds without any worker before the documents left "
+                   "fail as no-workers.")
 @click.option("--send-bytes", is_flag=True,
               help="With --dask: send file contents to the workers instead of paths.")
 @click.option("--progress/--no-progress", default=None,
@@ -88,7 +92,8 @@ def normalize(file: Path, as_json: bool) -> None:
                    "not applied on Dask workers).")
 @REFERENCE_OPTION
 def run(inputs: tuple[str, ...], out_dir: Path, db_path: Path | None, workers: int,
-        dask_address: str | None, send_bytes: bool, progress: bool | None, max_mb: float,
+        dask_address: str | None, dask_timeout: float, send_bytes: bool,
+        progress: bool | None, max_mb: float,
         timeout: float, reference_path: str | None) -> None:
     """Extract and check INPUTS (files, folders, globs) into a store, claims.csv and a report.
 
@@ -110,7 +115,8 @@ def run(inputs: tuple[str, ...], out_dir: Path, db_path: Path | None, workers: i
     if dask_address and dask_address != "local" and "://" not in dask_address:
         raise click.UsageError(f"--dask takes 'local' or a scheduler address like "
                                f"tcp://HOST:PORT, not {dask_address!r}")
-    executor = (DaskExecutor(dask_address, send_bytes=send_bytes) if dask_address else
+    executor = (DaskExecutor(dask_address, send_bytes=send_bytes,
+                             no_workers_timeout=dask_timeout) if dask_address else
                 PoolExecutor(workers) if workers > 1 else LocalExecutor())
     sys.exit(run_job(inputs, out_dir, executor=executor, db=db_path,
                      reference_path=reference_path, progress=progress, echo=click.echo,

@@ -308,13 +308,14 @@ def finish_quietly(store: Store, run: RunResult, status: str) -> None:
         pass
 
 
-def lost_document(task: dict, why: str) -> dict:
+def lost_document(task: dict, why: str, reason: str = WORKER_DIED) -> dict:
     """The result of a document whose worker process died running it (twice: once with
-    others, once alone): failed as worker-died, retried on the next run like any other."""
+    others, once alone), or that no worker was left to run (reason no-workers): failed,
+    retried on the next run like any other."""
     key = task.get("key", task["path"])
     return {"path": key, "doc_id": doc_id_of(key), "pipeline_version": pipeline_version(),
-            "status": ERROR, "reason": WORKER_DIED,
-            "error": safe_text(f"{key}: {WORKER_DIED} ({why})")}
+            "status": ERROR, "reason": reason,
+            "error": safe_text(f"{key}: {reason} ({why})")}
 
 
 def apply_result(result: dict, store: Store, ref: Reference, version: str, checker: str,
