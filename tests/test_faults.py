@@ -226,3 +226,66 @@ def test_dask_workers_killed_fails_the_rest_as_no_workers(tmp_path):
             if proc is not None:
                 proc.kill()
                 proc.wait()
+
+
+# --- symbolic links leaving the inputs -----------------------------------------------------
+def test_a_symlink_out_of_the_input_folder_is_not_read(tmp_path):
+    corpus = make_corpus(tmp_path / "in", 2)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("NVIDIA A100 的单精度算力为 19.5 TFLOPS。SECRET-TOKEN\n", encoding="utf-8")
+    (corpus / "passwd.txt").symlink_to(secret)
+    other = make_corpus(tmp_path / "other", 1)
+    (corpus / "inside.txt").symlink_to(other / "art_000.txt")   # into another input: read
+    out = tmp_path / "out"
+    result = run_cli("run", corpus, other, "--out", out, "--no-progress")
+    assert result.exit_code == 0, result.output
+    assert "skipped 1 symbolic links that point outside the inputs" in result.output
+    assert "passwd.txt" in result.output and "--follow-symlinks" in result.output
+    conn = sqlite3.connect(f"file:{out / 'specextract.db'}?mode=ro", uri=True)
+    paths = [r[0] for r in conn.execute("SELECT path FROM documents")]
+    texts = "".join(r[0] or "" for r in conn.execute("SELECT text FROM documents"))
+    conn.close()
+    assert not any(p.endswith("passwd.txt") for p in paths)
+    assert any(p.endswith("inside.txt") for p in paths)
+    assert "SECRET-TOKEN" not in texts
+    report = "".join(p.read_text(encoding="utf-8") for p in (out / "report").rglob("*.html"))
+    assert "SECRET-TOKEN" not in report
+    followed = run_cli("run", corpus, "--out", tmp_path / "out2", "--no-progress",
+                       "--follow-symlinks")
+    assert followed.exit_code == 0 and "skipped" not in followed.output
+    conn = sqlite3.connect(f"file:{tmp_path / 'out2' / 'specextract.db'}?mode=ro", uri=True)
+    assert conn.execute("SELECT count(*) FROM documents WHERE path LIKE '%passwd.txt'"
+                        ).fetchone()[0] == 1
+    conn.close()
+
+
+# --- deleted inputs ------------------------------------------------------------------------
+def csv_rows(path: Path) -> int:
+    return len(path.read_text(encoding="utf-8").splitlines()) - 1
+
+
+def test_deleted_inputs_are_warned_about_and_pruned(tmp_path):
+    corpus = make_corpus(tmp_path / "in", 3)
+    out = tmp_path / "out"
+    assert run_cli("run", corpus, "--out", out, "--no-progress").exit_code == 0
+    full = csv_rows(out / "claims.csv")
+    (corpus / "art_001.txt").unlink()
+    again = run_cli("run", corpus, "--out", out, "--no-progress")
+    assert again.exit_code == 0
+    assert "warning: the store holds 1 documents that this run's inputs do not name" in again.output
+    assert "art_001.txt" in again.output and "--prune" in again.output
+    assert "(the whole store)" in again.output
+    assert csv_rows(out / "claims.csv") == full
+    pruned = run_cli("run", corpus, "--out", out, "--no-progress", "--prune")
+    assert pruned.exit_code == 0
+    assert "pruned: 1 stored documents" in pruned.output
+    assert "warning" not in pruned.output
+    n = csv_rows(out / "claims.csv")
+    assert 0 < n < full
+    summary = pruned.output.splitlines()[0]
+    assert summary.endswith(f"; {n} claims")
+    conn = sqlite3.connect(f"file:{out / 'specextract.db'}?mode=ro", uri=True)
+    assert conn.execute("SELECT count(*) FROM documents").fetchone()[0] == 2
+    assert conn.execute("SELECT count(*) FROM claims WHERE path LIKE '%art_001.txt'"
+                        ).fetchone()[0] == 0
+    conn.close()

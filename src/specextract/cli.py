@@ -90,11 +90,18 @@ def normalize(file: Path, as_json: bool) -> None:
 @click.option("--timeout", type=click.FloatRange(min=0), default=300.0, show_default=True,
               help="Seconds one document may take before it fails as timeout (0: none; "
                    "not applied on Dask workers).")
+@click.option("--follow-symlinks", is_flag=True,
+              help="Read symbolic links in input folders that point outside the inputs "
+                   "(skipped by default, and named in the summary).")
+@click.option("--prune", is_flag=True,
+              help="Remove stored documents that these inputs no longer name (deleted "
+                   "files), with their claims.")
 @REFERENCE_OPTION
 def run(inputs: tuple[str, ...], out_dir: Path, db_path: Path | None, workers: int,
         dask_address: str | None, dask_timeout: float, send_bytes: bool,
         progress: bool | None, max_mb: float,
-        timeout: float, reference_path: str | None) -> None:
+        timeout: float, follow_symlinks: bool, prune: bool,
+        reference_path: str | None) -> None:
     """Extract and check INPUTS (files, folders, globs) into a store, claims.csv and a report.
 
     Incremental: unchanged documents are skipped; exit status 1 if any document failed
@@ -120,7 +127,8 @@ def run(inputs: tuple[str, ...], out_dir: Path, db_path: Path | None, workers: i
                 PoolExecutor(workers) if workers > 1 else LocalExecutor())
     sys.exit(run_job(inputs, out_dir, executor=executor, db=db_path,
                      reference_path=reference_path, progress=progress, echo=click.echo,
-                     max_bytes=int(max_mb * 1024 * 1024), timeout=timeout or None))
+                     max_bytes=int(max_mb * 1024 * 1024), timeout=timeout or None,
+                     follow_symlinks=follow_symlinks, prune=prune))
 
 
 @cli.command()

@@ -16,6 +16,7 @@ import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
 
@@ -47,12 +48,14 @@ class BadReferenceError(SpecExtractError):
 def run_job(inputs: Sequence[str], out_dir: Path, *, executor: Executor, db: Path | None = None,
             reference_path: str | None = None, progress: bool | None = None,
             echo: Callable[[str], None] = print, max_bytes: int | None = None,
-            timeout: float | None = None) -> int:
+            timeout: float | None = None, follow_symlinks: bool = False,
+            prune: bool = False) -> int:
     try:
         ref = load_reference(reference_path)
     except DataFileError as exc:
         raise BadReferenceError(str(exc)) from None
-    paths = iter_input_files(inputs)
+    skipped: list[Path] = []
+    paths = iter_input_files(inputs, follow_symlinks=follow_symlinks, skipped=skipped)
     first = next(paths, None)
     if first is None:
         raise NoInputError(f"no input files in {' '.join(inputs)}")
@@ -62,6 +65,7 @@ def run_job(inputs: Sequence[str], out_dir: Path, *, executor: Executor, db: Pat
     db = Path(db or out_dir / DB_NAME)
     try:
         return _run_in_store(db, inputs, paths, out_dir, ref, executor, show, echo,
+                             _Extras(skipped, prune, follow_symlinks),
                              max_bytes=max_bytes, timeout=timeout)
     except (OSError, sqlite3.Error, DiskFullError, DamagedStoreError) as exc:
         fatal = fatal_error(exc, db)
@@ -71,22 +75,33 @@ def run_job(inputs: Sequence[str], out_dir: Path, *, executor: Executor, db: Pat
         raise fatal from None
 
 
+@dataclass
+class _Extras:
+    skipped: list[Path]          # filled as the inputs are walked
+    prune: bool
+    follow_symlinks: bool
+
+
 def _run_in_store(db: Path, inputs: Sequence[str], paths, out_dir: Path, ref,
                   executor: Executor, show: bool, echo: Callable[[str], None],
-                  **limits) -> int:
+                  extras: _Extras, **limits) -> int:
     with Store.open(db) as store:
         try:
             with _sigterm_as_interrupt(), executor:
-                with _progress(inputs, show) as bar:
+                with _progress(inputs, show, extras.follow_symlinks) as bar:
                     run = run_batch(paths, store, ref, executor, inputs=" ".join(inputs),
                                     on_result=bar, pages=staging_folder(out_dir / "report"),
                                     **limits)
+                run.skipped_links = extras.skipped
+                if extras.prune:
+                    run.pruned = store.prune_unseen()
+                run.unseen = store.unseen()
                 n, index = _outputs(store, out_dir, ref, executor, run)
         except KeyboardInterrupt:
             echo(f"interrupted: the store {store.path} is consistent; run again to resume")
             return 130
         echo(summary_text(run, store))
-        echo(f"{n} claims -> {out_dir / 'claims.csv'}; report -> {index}")
+        echo(f"{n} claims (the whole store) -> {out_dir / 'claims.csv'}; report -> {index}")
     return 1 if run.counts["failed"] else 0
 
 
@@ -134,13 +149,13 @@ def export_claims(db: str, csv_path: str) -> int:
 
 
 @contextmanager
-def _progress(inputs: Sequence[str], show: bool):
+def _progress(inputs: Sequence[str], show: bool, follow_symlinks: bool = False):
     """A callback for run_batch that drives a tqdm bar on stderr (nothing when not shown)."""
     if not show:
         yield None
         return
     from tqdm import tqdm
-    bar = tqdm(total=count_input_files(inputs), unit="doc", file=sys.stderr, dynamic_ncols=True)
+    bar = tqdm(total=count_input_files(inputs, follow_symlinks=follow_symlinks), unit="doc", file=sys.stderr, dynamic_ncols=True)
 
     def update(outcome: str, counts) -> None:
         bar.update(1)

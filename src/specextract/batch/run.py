@@ -80,6 +80,9 @@ class RunResult:
     failures: list[tuple[str, str, str]] = field(default_factory=list)  # path, reason, error
     repairs: list[tuple[str, str]] = field(default_factory=list)  # path, what was mended
     interrupted: bool = False
+    skipped_links: list[Path] = field(default_factory=list)  # symlinks leaving the inputs
+    unseen: tuple[int, list[str]] = (0, [])   # stored documents the inputs no longer name
+    pruned: int = 0
 
 
 class DocumentTimeout(BaseException):
@@ -247,6 +250,7 @@ def make_task(path: Path, store: Store, version: str, send_bytes: bool = False, 
     real = str(Path(path).absolute())
     key = safe_text(real)          # the store's key; differs only for undecodable names
     known = store.known(key)
+    store.mark_seen(key)
     task = {"path": real} if key == real else {"path": real, "key": key}
     if max_bytes is not None:
         task["max_bytes"] = max_bytes
@@ -387,6 +391,20 @@ def summary_text(run: RunResult, store: Store) -> str:
         lines.append("store: " + ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items())))
     lines.extend(f"failed: {printable(error)}" for _, _, error in run.failures)
     lines.extend(f"repaired: {printable(note)}" for _, note in run.repairs)
+    if run.skipped_links:
+        names = ", ".join(printable(str(p)) for p in run.skipped_links[:3])
+        lines.append(f"skipped {len(run.skipped_links)} symbolic links that point outside "
+                     f"the inputs ({names}{', ...' if len(run.skipped_links) > 3 else ''}); "
+                     "--follow-symlinks reads them")
+    if run.pruned:
+        lines.append(f"pruned: {run.pruned} stored documents that the inputs no longer name "
+                     "were removed from the store")
+    count, some = run.unseen
+    if count:
+        names = ", ".join(printable(p) for p in some) + (", ..." if count > len(some) else "")
+        lines.append(f"warning: the store holds {count} documents that this run's inputs do "
+                     f"not name ({names}: deleted, or from other runs); claims.csv and the "
+                     "report cover the whole store; --prune removes them")
     return "\n".join(lines)
 
 

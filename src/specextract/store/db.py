@@ -197,6 +197,30 @@ class Store:
                                 "WHERE path = ?", (path,)).fetchone()
         return dict(zip(DOCUMENT_COLUMNS, row)) if row else None
 
+    # --- documents this run's inputs name ---------------------------------------------
+    def mark_seen(self, path: str) -> None:
+        """Note that this run's inputs name ``path`` (a temporary table of this connection)."""
+        with self.conn:
+            self.conn.execute("CREATE TEMP TABLE IF NOT EXISTS seen (path TEXT PRIMARY KEY)")
+            self.conn.execute("INSERT OR IGNORE INTO temp.seen (path) VALUES (?)", (path,))
+
+    def unseen(self, limit: int = 3) -> tuple[int, list[str]]:
+        """How many stored documents this run's inputs did not name, and a few of them."""
+        self.conn.execute("CREATE TEMP TABLE IF NOT EXISTS seen (path TEXT PRIMARY KEY)")
+        where = "FROM documents WHERE path NOT IN (SELECT path FROM temp.seen)"
+        (count,) = self.conn.execute(f"SELECT count(*) {where}").fetchone()
+        some = [r[0] for r in self.conn.execute(f"SELECT path {where} ORDER BY path LIMIT ?",
+                                                (limit,))]
+        return count, some
+
+    def prune_unseen(self) -> int:
+        """Remove the documents (and claims) this run's inputs did not name; how many."""
+        with self.conn:
+            self.conn.execute("CREATE TEMP TABLE IF NOT EXISTS seen (path TEXT PRIMARY KEY)")
+            self.conn.execute("DELETE FROM claims WHERE path NOT IN (SELECT path FROM temp.seen)")
+            return self.conn.execute("DELETE FROM documents WHERE path NOT IN "
+                                     "(SELECT path FROM temp.seen)").rowcount
+
     # --- claims ----------------------------------------------------------------------
     def claim_rows(self, *, path: str | None = None, verdicts: Iterable[str] = (),
                    with_path: bool = False) -> Iterator[dict[str, str]]:
