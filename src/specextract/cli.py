@@ -409,10 +409,11 @@ def reference_validate(file: str | None) -> None:
     Example:
       specextract reference validate my_specs.csv
     """
-    from .check.reference import load_reference
+    from .check.reference import load_reference, tables_text
     ref = load_reference(file)
     click.echo(f"ok: {len(ref.rows)} rows, {len(ref.marketing)} marketing ratios, "
                f"version {ref.version[:12]}")
+    click.echo(tables_text(ref))
 
 
 @reference.command("show")

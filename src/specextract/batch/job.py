@@ -25,7 +25,7 @@ from ..errors import (DamagedStoreError, DataFileError, DiskFullError, SpecExtra
                       WorkerDied)
 from ..output.export import write_csv
 from ..ingest.inputs import count_input_files, iter_input_files
-from ..check.reference import load_reference
+from ..check.reference import load_reference, tables_text
 from ..output.report import STAGING, staging_folder, write_report
 from ..store.db import CLAIM_STORE_COLUMNS, Store
 from ..store.faults import fatal_error
@@ -101,6 +101,7 @@ def _run_in_store(db: Path, inputs: Sequence[str], paths, out_dir: Path, ref,
             echo(f"interrupted: the store {store.path} is consistent; run again to resume")
             return 130
         echo(summary_text(run, store))
+        echo(tables_text(ref))
         echo(f"{n} claims (the whole store) -> {out_dir / 'claims.csv'}; report -> {index}")
     return 1 if run.counts["failed"] else 0
 

@@ -32,6 +32,7 @@ from ..codebook import ATTRIBUTE_UNITS
 SPECS_COLUMNS = ("chip", "variant", "attribute", "value", "unit", "condition", "source", "confidence")
 RATIO_COLUMNS = ("subject", "baseline", "ratio", "condition", "source")
 DEFAULT_DIR = "reference"
+RATIOS_NAME = "marketing_ratios.csv"
 
 
 class ReferenceError(DataFileError):  # noqa: A001 - the name the contract asks for
@@ -80,6 +81,7 @@ class Reference:
     rows: tuple[RefRow, ...]
     marketing: tuple[MarketingRatio, ...] = ()
     ratios_version: str = ""
+    ratios_path: str = ""       # the marketing_ratios.csv read ("" when none)
     _index: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     _memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -125,29 +127,45 @@ class Reference:
         return found
 
 
-_CACHE: dict[tuple[str, str, str], Reference] = {}
+_CACHE: dict[tuple[str, str, str, str], Reference] = {}
 
 
 def load_reference(path: str | Path | None = None) -> Reference:
     """Load and validate the reference table (default: the bundled one); cached per content.
 
     ``path`` is specs.csv or the folder holding it; marketing_ratios.csv is read from
-    the same folder when present. Raises ReferenceError naming file, line and problem.
+    the same folder when present, else the bundled one is (``Reference.ratios_path``
+    says which). Raises ReferenceError naming file, line and problem.
     """
     specs = Path(path) if path is not None else data_path(f"{DEFAULT_DIR}/specs.csv")
     if specs.is_dir():
         specs = specs / "specs.csv"
-    ratios = specs.with_name("marketing_ratios.csv")
+    ratios = specs.with_name(RATIOS_NAME)
+    if not ratios.is_file():
+        ratios = data_path(f"{DEFAULT_DIR}/{RATIOS_NAME}")
     data = _read_bytes(specs)
     ratio_data = _read_bytes(ratios) if ratios.is_file() else b""
-    key = (str(specs.resolve()), _sha256(data), _sha256(ratio_data))
+    key = (str(specs.resolve()), _sha256(data), _sha256(ratio_data), str(ratios.resolve()))
     if key not in _CACHE:
         rows = build_rows(_read_frame(data, specs, SPECS_COLUMNS), str(specs))
         marketing = build_ratios(_read_frame(ratio_data, ratios, RATIO_COLUMNS), str(ratios),
                                  {row.entity for row in rows}) if ratio_data else ()
         _CACHE[key] = Reference(str(specs), key[1], tuple(rows), tuple(marketing),
-                                key[2] if ratio_data else "")
+                                key[2] if ratio_data else "",
+                                str(ratios) if ratio_data else "")
     return _CACHE[key]
+
+
+def tables_text(ref: Reference) -> str:
+    """Which tables judge: 'reference: specs.csv PATH; marketing ratios: PATH (bundled)'."""
+    bundled = data_path(f"{DEFAULT_DIR}/{RATIOS_NAME}")
+    if not ref.ratios_path:
+        ratios = "none (an empty marketing_ratios.csv beside the table)"
+    else:
+        same = Path(ref.ratios_path).resolve() == Path(bundled).resolve()
+        beside = Path(ref.ratios_path).parent.resolve() == Path(ref.path).parent.resolve()
+        ratios = ref.ratios_path + (" (bundled)" if same and not beside else "")
+    return f"reference: {ref.path}; marketing ratios: {ratios}"
 
 
 def attribute_specs(lexicon: Lexicon | None = None) -> dict[str, tuple[AttrSpec, ...]]:
