@@ -79,8 +79,9 @@ def value_problem(text: str, unit: str) -> str | None:
     number as people write it; zero only for counts), or None."""
     plain = text.strip()
     if not _REFERENCE_NUMBER.fullmatch(plain):
-        return (f"column value: {text!r} is not a plain positive number (digits 0-9, an "
-                "optional decimal point, thousands commas; no sign, exponent or other "
+        return (f"column value: {text!r} is not a number the table accepts (a positive "
+                "number in digits 0-9, an optional decimal point, thousands commas; no sign, "
+                "exponent or other "
                 f"digits; text is allowed only with unit 'text', not {unit})")
     digits = sum(ch.isdigit() for ch in plain)
     if digits > MAX_DIGITS:
