@@ -42,6 +42,7 @@ from ..extract.blocks import extract_blocks
 from ..check.checker import check
 from ..errors import DocumentError, SpecExtractError
 from ..ingest.read import MAX_BYTES, decode_document, read_bytes
+from ..normalize.numerals import number_notes
 from ..records import Claim
 from ..check.reference import Reference, load_reference
 from ..store.db import Store
@@ -123,6 +124,7 @@ def process_task(task: dict) -> dict:
             if task.get("known_hash") == digest:
                 return _unchanged({**out, "status": UNCHANGED}, task)
             doc, repairs = decode_document(key, data, limit)
+            repairs = [*repairs, *number_notes(doc.text)]
             claims, script = extract_blocks(doc)
             result = {**out, "status": OK, "encoding": doc.encoding, "format": doc.format,
                       "script": script, "text": doc.text, **_checked_here(task, claims)}

@@ -4,6 +4,8 @@ Steps, in order:
 1. scraping noise: pinyin printed after characters ("計(jì)算", "F(xiàn)P32") and
    invisible characters go; no-break and wide spaces become spaces;
 2. full-width ASCII (１９．５ＴＦＬＯＰＳ, ＧＢ, ％) becomes half-width, CJK punctuation stays;
+   numbers are read as written for people (:mod:`specextract.normalize.numerals`): digits
+   of other systems as 0-9, "1 979" as "1,979", a combining mark inside a number removed;
 3. traditional (and mixed) text goes to simplified (see :mod:`specextract.normalize.script`).
 Nothing else is rewritten: numbers, units and model names stay as written.
 """
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 
 from ..lexicon.files import parse_codepoints
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
+from .numerals import fold_numbers
 from .offsets import OffsetMap, delete_matches
 from .script import classify, is_traditional, script_counts, to_simplified
 
@@ -83,6 +86,9 @@ def normalize(text: str, lexicon: Lexicon | None = None) -> Normalized:
     table, folded, _ = lex.built(char_tables)
     # length-preserving: the map is unchanged
     current = folded.sub(lambda m: m.group().translate(table), current)
+    current, step = fold_numbers(current, lex)
+    if step is not None:
+        mapping = mapping.then(step)
     counts = script_counts(current)
     script = classify(counts)
     if is_traditional(counts):
