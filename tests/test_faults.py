@@ -289,3 +289,70 @@ def test_deleted_inputs_are_warned_about_and_pruned(tmp_path):
     assert conn.execute("SELECT count(*) FROM claims WHERE path LIKE '%art_001.txt'"
                         ).fetchone()[0] == 0
     conn.close()
+
+
+# --- lock paths, file names, export temporaries --------------------------------------------
+@pytest.mark.parametrize("kind", ["folder", "dangling-symlink", "symlink"])
+def test_a_lock_path_that_is_not_a_file_is_refused(tmp_path, kind):
+    corpus = make_corpus(tmp_path / "in", 1)
+    out = tmp_path / "out"
+    out.mkdir()
+    lock = out / "specextract.db.lock"
+    target = tmp_path / "elsewhere" / "lock"
+    if kind == "folder":
+        lock.mkdir()
+    elif kind == "dangling-symlink":
+        lock.symlink_to(target)
+    else:
+        target.parent.mkdir()
+        lock.symlink_to(target)
+    result = run_subprocess("run", corpus, "--out", out, "--no-progress")
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert "cannot be the store's lock file" in result.stderr
+    assert not target.exists()     # no file made through the link
+    assert not (out / "specextract.db").exists()
+
+
+def test_control_and_bidi_characters_in_file_names_are_spelled_out(tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    name = "evil\u202etxt.exe\x1b[31m\u2066.txt"
+    (folder / name).write_text("The NVIDIA A100 delivers 19.5 TFLOPS of FP32.\n",
+                               encoding="utf-8")
+    out = tmp_path / "out"
+    result = run_cli("run", folder, "--out", out, "--no-progress")
+    assert result.exit_code == 0
+    csv_text = (out / "claims.csv").read_text(encoding="utf-8")
+    assert "evil\\u202etxt.exe\\x1b[31m\\u2066," in csv_text
+    for text in [csv_text] + [p.read_text(encoding="utf-8")
+                              for p in (out / "report").rglob("*.html")]:
+        assert not any(c in text for c in "\u202e\x1b\u2066")
+    export = run_cli("export", "--db", out / "specextract.db", "--format", "jsonl")
+    assert "\u202e" not in export.output
+
+
+def test_exports_use_their_own_temporary_files_and_remove_them(tmp_path, monkeypatch):
+    from specextract.output import export
+    rows = [{"doc_id": "a", "value": "1"}]
+    target = tmp_path / "claims.csv"
+    seen = []
+    real = export.write_csv_to
+
+    def spy(rows_, fh, cols=None):
+        seen.append(Path(fh.name).name)
+        return real(rows_, fh, cols)
+    monkeypatch.setattr(export, "write_csv_to", spy)
+    export.write_csv(rows, target)
+    export.write_csv(rows, target)
+    assert len(set(seen)) == 2 and all(n.startswith(".claims.csv.") for n in seen)
+
+    def broken(rows_, fh, cols=None):
+        raise OSError("disk went away")
+    monkeypatch.setattr(export, "write_csv_to", broken)
+    with pytest.raises(OSError):
+        export.write_csv(rows, target)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["claims.csv"]
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~mask

@@ -123,7 +123,7 @@ def remove_temporaries(out_dir: Path) -> None:
     files of claims.csv and the report."""
     report = out_dir / "report"
     shutil.rmtree(report / STAGING, ignore_errors=True)
-    for pattern in ("claims.csv*.tmp", "report/*.tmp", "report/docs/*.tmp"):
+    for pattern in (".claims.csv.*.tmp", "claims.csv*.tmp", "report/*.tmp", "report/docs/*.tmp"):
         for path in out_dir.glob(pattern):
             path.unlink(missing_ok=True)
 

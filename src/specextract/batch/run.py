@@ -43,6 +43,7 @@ from ..check.checker import check
 from ..errors import DocumentError, SpecExtractError
 from ..ingest.read import MAX_BYTES, decode_document, read_bytes
 from ..normalize.numerals import number_notes
+from ..names import printable
 from ..records import Claim
 from ..check.reference import Reference, load_reference
 from ..store.db import Store
@@ -224,8 +225,10 @@ def safe_text(text: str) -> str:
 
 
 def doc_id_of(path: str) -> str:
+    """The codebook's doc_id: the file name without its suffix, control and bidi
+    characters spelled out (names.printable)."""
     p = Path(path)
-    return p.stem if p.suffix else p.name
+    return printable(p.stem if p.suffix else p.name)
 
 
 def claim_from_row(row: dict[str, str]) -> Claim:
@@ -408,9 +411,3 @@ def summary_text(run: RunResult, store: Store) -> str:
                      f"not name ({names}: deleted, or from other runs); claims.csv and the "
                      "report cover the whole store; --prune removes them")
     return "\n".join(lines)
-
-
-def printable(text: str) -> str:
-    """One line of text for a terminal: control characters (a newline in a file name,
-    an escape sequence) spelled out."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

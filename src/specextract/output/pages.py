@@ -14,6 +14,7 @@ from functools import lru_cache
 from html import escape
 
 from ..codebook import VERDICTS
+from ..names import printable
 
 SEVERITY = ("contradicted", "approximate", "unverifiable", "supported")
 HTML_SPECIAL = re.compile(r"[&<>\"']")
@@ -155,9 +156,9 @@ def document_page(doc: dict, rows: list[dict[str, str]]) -> str:
     """The HTML of one document's page (``doc`` is a store documents row with text)."""
     info = " · ".join(esc(str(doc.get(k) or "")) for k in ("script", "encoding", "format"))
     body = (f"<p><a href=\"../index.html\">← report</a></p>"
-            f"<h1>{esc(doc['doc_id'])}</h1>"
-            f"<p class=\"muted\">{esc(doc['path'])}<br>{info} · {len(rows)} claims</p>"
+            f"<h1>{esc(printable(doc['doc_id']))}</h1>"
+            f"<p class=\"muted\">{esc(printable(doc['path']))}<br>{info} · {len(rows)} claims</p>"
             f"{legend()}<div class=\"layout\"><div><pre class=\"doc\">"
             f"{highlighted_text(doc.get('text') or '', rows)}</pre></div>"
             f"<div class=\"side\">{claims_table(rows)}</div></div>")
-    return page(f"{doc['doc_id']} · specextract", body)
+    return page(f"{printable(doc['doc_id'])} · specextract", body)

@@ -29,6 +29,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from ..check.checker import CONSENSUS_COLUMNS
+from ..names import printable
 from .pages import (PAGE_TAIL, document_page, esc, legend, page_head, safe_name,
                         source_html)
 from ..records import format_decimal
@@ -218,8 +219,8 @@ def _doc_link(path: str, doc_id: str, page_doc_id: str | None) -> str:
     ``page_doc_id`` is the doc_id its page is named by)."""
     if page_doc_id is not None:
         name = safe_name(path, page_doc_id)
-        return f"<a href=\"docs/{esc(name)}\">{esc(doc_id)}</a>"
-    return esc(doc_id)
+        return f"<a href=\"docs/{esc(name)}\">{esc(printable(doc_id))}</a>"
+    return esc(printable(doc_id))
 
 
 def _table(head: str, rows: Iterator[str], empty: str) -> Iterator[str]:
@@ -338,9 +339,9 @@ def documents_table(store: Store) -> Iterator[str]:
                 shown = "ok"
             else:
                 shown = (f"<span class=\"error\">failed: {esc(reason or '')}</span>"
-                         f"<br><span class=\"muted\">{esc(error or '')}</span>")
+                         f"<br><span class=\"muted\">{esc(printable(error or ''))}</span>")
             yield (f"<tr><td>{_doc_link(path, doc_id, doc_id if status == 'ok' else None)}</td>"
-                   f"<td class=\"muted\">{esc(path)}</td><td>{shown}</td>"
+                   f"<td class=\"muted\">{esc(printable(path))}</td><td>{shown}</td>"
                    f"<td>{esc(script or '')}</td><td class=\"num\">{n_claims}</td>"
                    + "".join(f"<td class=\"num\">{n or 0}</td>" for n in counts) + "</tr>")
     yield from _table(head, rows(), "<p>No documents.</p>")
