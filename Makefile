@@ -39,7 +39,8 @@ eval: $(STAMP)
 # accuracy on the real-text dev set beside the checkout, when it is there
 eval-dev: $(STAMP)
 	@if [ -f $(DEVSET)/gold.csv ]; then \
-		$(BIN)/specextract eval --gold $(DEVSET)/gold.csv $(DEVSET)/corpus; \
+		$(BIN)/specextract eval --gold $(DEVSET)/gold.csv --scripts $(DEVSET)/SOURCES.tsv \
+			$(DEVSET)/corpus; \
 	else echo "eval-dev: no dev set at $(DEVSET) (set DEVSET=...)"; fi
 
 gold: $(STAMP)

@@ -7,6 +7,7 @@ import decimal
 import importlib
 import io
 import os
+import re
 from dataclasses import fields
 from decimal import Decimal
 from pathlib import Path
@@ -17,9 +18,10 @@ from batchkit import article, dump_store, make_corpus, run_cli, write_reference
 from specextract.batch import run as batch
 from specextract.output.export import write_csv_to
 from specextract.output.pages import esc
-from specextract.records import CheckedClaim, Claim, format_decimal
+from specextract.records import CheckedClaim, Claim
 from specextract.check.reference import load_reference
-from specextract.output.report import CONSENSUS_SQL, consensus_table
+from specextract.check.consensus import CONSENSUS_COLUMNS, consensus
+from specextract.output.index import consensus_table
 from specextract.store.db import CLAIM_STORE_COLUMNS, Store
 
 check_module = importlib.import_module("specextract.check.checker")
@@ -185,23 +187,43 @@ def test_claims_csv_from_cursor_tuples_equals_the_dict_rows(tmp_path, corpus):
     assert by_dicts.getvalue() == (tmp_path / "out" / "claims.csv").read_bytes().decode("utf-8")
 
 
-def test_consensus_in_sql_equals_check_consensus(tmp_path):
+def _checked(doc: str, value: str, verdict: str, entity: str = "A100") -> CheckedClaim:
+    return CheckedClaim(Claim(doc, entity, "fp32", Decimal(value), f"{value} TFLOPS", 0, 5),
+                        verdict)
+
+
+def test_consensus_means_one_line_per_value_with_documents_claims_and_verdicts():
+    items = [_checked("d1", "19.5", "supported"), _checked("d2", "19.50", "supported"),
+             _checked("d3", "15", "contradicted"), _checked("d3", "15", "contradicted"),
+             _checked("d4", "15", "unverifiable"), _checked("d4", "15", "unverifiable"),
+             _checked("d5", "15", "approximate"), _checked("d1", "60", "supported", "H100")]
+    frame = consensus(items, load_reference())
+    lines = frame.to_dict("records")
+    assert list(frame.columns) == list(CONSENSUS_COLUMNS)
+    assert [(x["entity"], x["value"], x["documents"], x["claims"]) for x in lines] == [
+        ("A100", "15", 3, 5), ("A100", "19.5", 2, 2), ("H100", "60", 1, 1)]
+    # most claims first; a tie goes to the verdict seen first (d3 before d4)
+    assert lines[0]["verdicts"] == "contradicted:2; unverifiable:2; approximate:1"
+    assert lines[0]["unit"] == "TFLOPS" and "19.5" in lines[0]["reference_values"].split("; ")
+
+
+def test_consensus_of_the_cli_equals_the_reports(tmp_path):
+    """One definition: the report's consensus (the run's store) and `specextract consensus`
+    (a temporary store of the claims it checks) give the same lines."""
     corpus = make_corpus(tmp_path / "corpus", 12, paragraphs=2)
-    assert run_cli("run", corpus, "--out", tmp_path / "out").exit_code == 0
-    ref = load_reference()
-    with Store.open(tmp_path / "out" / "specextract.db", write=False) as store:
-        items = [CheckedClaim(batch.claim_from_row({**r, "doc_id": r["path"]}), r["verdict"],
-                              expected=Decimal(r["expected"]) if r["expected"] else None)
-                 for r in store.claim_rows(with_path=True)]
-        frame = check_module.consensus(items, ref)
-        expected = "".join(
-            "<tr>" + "".join(f"<td>{esc(str(line[c]))}</td>" for c in frame.columns) + "</tr>"
-            for line in frame.to_dict("records"))
-        got = "".join(consensus_table(store, ref))
-        assert store.conn.execute(CONSENSUS_SQL).fetchone() is not None
-    assert got.startswith("<table><tr><th>entity</th>") and got.endswith("</table>")
-    assert got[got.index("</tr>") + 5:-len("</table>")] == expected
-    assert len(frame) > 10 and format_decimal(Decimal("19.50")) == "19.5"
+    out = tmp_path / "out"
+    assert run_cli("run", corpus, "--out", out).exit_code == 0
+    cli_csv = tmp_path / "consensus.csv"
+    assert run_cli("consensus", "--claims", out / "claims.csv", "-o", cli_csv).exit_code == 0
+    with cli_csv.open(encoding="utf-8", newline="") as fh:
+        from_cli = [[esc(cell) for cell in row] for row in csv.reader(fh)]
+    with Store.open(out / "specextract.db", write=False) as store:
+        html = "".join(consensus_table(store, load_reference()))
+    cells = [re.findall(r"<t[hd]>(.*?)</t[hd]>", row) for row in re.findall(r"<tr>(.*?)</tr>", html)]
+    assert cells[0] == list(CONSENSUS_COLUMNS) == from_cli[0]
+    assert cells[1:] == from_cli[1:] and len(cells) > 10
+    assert (out / "report" / "consensus.html").read_text(encoding="utf-8").count("<tr>") == \
+        len(cells)
 
 
 def test_report_index_without_pandas(tmp_path, corpus):

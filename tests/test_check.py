@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from conftest import read_cases
-from specextract.check.checker import CONSENSUS_COLUMNS, check, consensus
+from specextract.check import CONSENSUS_COLUMNS, check, consensus
 from specextract.check.diagnose import DIAGNOSES
 from specextract.records import Claim
 from specextract.check.reference import load_reference

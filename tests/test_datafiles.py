@@ -48,7 +48,7 @@ def test_plausible_ranges_cover_every_attribute():
 
 def test_unit_aliases_resolve_to_a_dimension():
     dims = {"throughput", "bytes", "bandwidth", "length", "power", "frequency", "area",
-            "bits", "ratio", "percent"}
+            "bits", "ratio", "percent", "efficiency"}
     for row in read_tsv(DATA / "units.tsv"):
         assert row["dimension"] in dims, row
         info = quantities.unit_info(row["alias"])

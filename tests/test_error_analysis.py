@@ -84,3 +84,23 @@ def test_eval_errors_on_the_cli(tmp_path) -> None:
     assert result.exit_code == 0, result.output
     assert "contradicted verdicts" in result.output and "claims by layout" in result.output
     assert "errors by cause" in result.output and "a:1" in result.output
+
+
+def test_eval_scores_per_script_from_a_sources_file(tmp_path):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "a.txt").write_text("A100 的 FP32 算力为 19.5 TFLOPS。\n", encoding="utf-8")
+    gold = tmp_path / "gold.csv"
+    gold.write_text("doc_id,entity,variant,attribute,value,unit,operator,qualifier,baseline,"
+                    "metric,surface,verdict,expected\n"
+                    "a,A100,,fp32,19.5,TFLOPS,=,,,,19.5 TFLOPS,supported,19.5\n", encoding="utf-8")
+    sources = tmp_path / "SOURCES.tsv"
+    sources.write_text("file\tscript\tsource\na.txt\ten\thttps://example.org/a\n", encoding="utf-8")
+    result = run_cli("eval", "--gold", gold, "--scripts", sources, "--json", corpus)
+    assert result.exit_code == 0, result.output
+    import json
+    by_script = json.loads(result.output)["by_script"]
+    assert by_script["en"]["tp"] == 1 and by_script["zh-Hans"]["tp"] == 0
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("name\tlang\na.txt\ten\n", encoding="utf-8")
+    assert run_cli("eval", "--gold", gold, "--scripts", bad, corpus).exit_code == 2

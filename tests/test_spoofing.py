@@ -51,6 +51,12 @@ def test_a_space_before_a_group_of_other_length_does_not_join():
     assert Decimal(19500) not in values(EN.format("19 5000"))
 
 
+def test_a_run_of_numbers_is_not_one_number():
+    text = "| A100 | 312 624 1248 TOPS |"
+    norm = normalize(text)
+    assert "312 624 1248" in norm.text
+
+
 @pytest.mark.parametrize("case", sorted(OTHER_DIGITS))
 def test_digits_of_other_systems_read_as_ascii_with_a_note(case):
     text = EN.format(OTHER_DIGITS[case])

@@ -212,13 +212,17 @@ def extract(files: tuple[str, ...], output: Path | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--check/--no-check", default=True, show_default=True,
               help="Also check the extracted claims, for verdict accuracy.")
+@click.option("--scripts", "scripts_path", type=click.Path(exists=True, dir_okay=False),
+              help="A TSV naming each document's script (columns file, script), to score "
+                   "per script by it instead of the detected script.")
 @click.option("--errors", "show_errors", is_flag=True,
               help="List every missed and spurious claim with its line and a guessed cause, "
                    "grouped by cause (needs CORPUS).")
 @REFERENCE_OPTION
 @click.argument("corpus", required=False, type=click.Path(exists=True, file_okay=False))
 def evaluate(gold_path: str, pred_path: str | None, as_json: bool, check: bool,
-             show_errors: bool, reference_path: str | None, corpus: str | None) -> None:
+             scripts_path: str | None, show_errors: bool, reference_path: str | None,
+             corpus: str | None) -> None:
     """Precision, recall and F1 of extraction against a gold set.
 
     With CORPUS, also the precision and recall of the contradicted verdicts and the
@@ -228,6 +232,7 @@ def evaluate(gold_path: str, pred_path: str | None, as_json: bool, check: bool,
     Example:
       specextract eval --gold gold/claims.csv corpus
       specextract eval --gold gold/claims.csv --errors corpus
+      specextract eval --gold dev/gold.csv --scripts dev/SOURCES.tsv dev/corpus
       specextract eval --gold gold/claims.csv --pred out/claims.csv --json
     """
     from .eval import error_analysis as ea
@@ -259,6 +264,8 @@ def evaluate(gold_path: str, pred_path: str | None, as_json: bool, check: bool,
             where[id(row)] = (claim.start, claim.link)
     else:
         raise click.UsageError("give a CORPUS folder or --pred FILE")
+    if scripts_path:
+        scripts = _read_scripts(scripts_path)
     docs = {g.doc_id for g in gold}
     matching = match(pred, gold, docs=docs)
     report = score(matching, scripts or None)
@@ -286,6 +293,17 @@ def evaluate(gold_path: str, pred_path: str | None, as_json: bool, check: bool,
     if show_errors:
         extra += ["", "errors by cause (a guess; the line is the document's)"] + ea.render_groups(groups)
     click.echo(text + "\n".join(extra) + ("\n" if extra else ""), nl=False)
+
+
+def _read_scripts(path: str) -> dict[str, str]:
+    """doc_id -> script from a TSV with columns file and script (the file's stem is the
+    doc_id)."""
+    import csv
+    with open(path, encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t"))
+    if not rows or not {"file", "script"} <= set(rows[0]):
+        raise click.UsageError(f"{path}: needs the columns file and script")
+    return {Path(r["file"]).stem: r["script"] for r in rows}
 
 
 def _checked(claims, reference_path: str | None = None):
@@ -349,7 +367,7 @@ def consensus(inputs: tuple[str, ...], claims_csv: str | None, output: Path | No
     Example:
       specextract consensus corpus
     """
-    from .check.checker import consensus as tabulate
+    from .check.consensus import consensus as tabulate
     from .check.reference import load_reference
     if claims_csv:
         claims = _read_claims(claims_csv)
@@ -441,6 +459,43 @@ def reference_show(chip: str, reference_path: str | None) -> None:
                            "confidence": r.confidence} for r in rows])
     with pd.option_context("display.max_rows", None, "display.width", 200):
         click.echo(frame.to_string(index=False))
+
+
+@reference.command("coverage")
+@click.argument("inputs", nargs=-1, required=True, type=click.Path())
+@REFERENCE_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Print the gaps as JSON.")
+def reference_coverage(inputs: tuple[str, ...], reference_path: str | None, as_json: bool) -> None:
+    """What the reference table lacks for a corpus: chips with no rows, attributes with no
+    row for a chip it has, speed-up pairs with neither figures nor a vendor ratio, each with
+    the number of claims it leaves unverifiable (the to-do list for the next rows).
+
+    \b
+    Example:
+      specextract reference coverage corpus
+      specextract reference coverage articles/ --reference my_specs.csv --json
+    """
+    from .check.coverage import coverage, render
+    from .extract.document import process_file
+    claims = []
+    for path in iter_input_files(inputs):
+        try:
+            claims.extend(process_file(path).claims)
+        except DocumentError as exc:
+            click.echo(f"failed: {exc}", err=True)
+    cov = coverage(_checked(claims, reference_path))
+    if as_json:
+        import json
+        click.echo(json.dumps({
+            "claims": cov.claims, "lacking": cov.lacking,
+            "chips": dict(cov.chips.most_common()),
+            "attributes": [{"entity": e, "attribute": a, "claims": n}
+                           for (e, a), n in cov.attributes.most_common()],
+            "ratios": [{"entity": e, "baseline": b, "metric": m, "claims": n}
+                       for (e, b, m), n in cov.ratios.most_common()]},
+            ensure_ascii=False, indent=2))
+        return
+    click.echo("\n".join(render(cov)))
 
 
 @cli.group()

@@ -48,10 +48,10 @@ class BadReferenceError(SpecExtractError):
 def run_job(inputs: Sequence[str], out_dir: Path, *, executor: Executor, db: Path | None = None,
             reference_path: str | None = None, progress: bool | None = None,
             echo: Callable[[str], None] = print, max_bytes: int | None = None,
-            timeout: float | None = None, follow_symlinks: bool = False,
-            prune: bool = False) -> int:
+            timeout: float | None = None, reference_extra: Sequence[str] = (),
+            follow_symlinks: bool = False, prune: bool = False) -> int:
     try:
-        ref = load_reference(reference_path)
+        ref = load_reference(reference_path, tuple(reference_extra))
     except DataFileError as exc:
         raise BadReferenceError(str(exc)) from None
     skipped: list[Path] = []
@@ -156,7 +156,8 @@ def _progress(inputs: Sequence[str], show: bool, follow_symlinks: bool = False):
         yield None
         return
     from tqdm import tqdm
-    bar = tqdm(total=count_input_files(inputs, follow_symlinks=follow_symlinks), unit="doc", file=sys.stderr, dynamic_ncols=True)
+    bar = tqdm(total=count_input_files(inputs, follow_symlinks=follow_symlinks), unit="doc",
+               file=sys.stderr, dynamic_ncols=True)
 
     def update(outcome: str, counts) -> None:
         bar.update(1)

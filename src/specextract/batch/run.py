@@ -159,9 +159,11 @@ def timed_out(result: dict, seconds: float) -> dict:
 _worker_references: dict[tuple, Reference | None] = {}
 
 
-def reference_spec(ref: Reference) -> tuple[str, str, str, str]:
-    """What a task carries so that a worker can check against ``ref``."""
-    return (str(Path(ref.path).resolve()), ref.version, ref.ratios_version, check_version(ref))
+def reference_spec(ref: Reference) -> tuple:
+    """What a task carries so that a worker can check against ``ref``: (path, version,
+    ratios version, checker version, overlay paths)."""
+    return (str(Path(ref.path).resolve()), ref.version, ref.ratios_version, check_version(ref),
+            tuple(str(Path(p).resolve()) for p in ref.extras))
 
 
 def _worker_reference(spec: tuple | None) -> Reference | None:
@@ -170,8 +172,8 @@ def _worker_reference(spec: tuple | None) -> Reference | None:
     spec = tuple(spec)
     if spec not in _worker_references:
         try:
-            ref = load_reference(spec[0])
-            if (ref.version, ref.ratios_version, check_version(ref)) != spec[1:]:
+            ref = load_reference(spec[0], tuple(spec[4]) if len(spec) > 4 else ())
+            if (ref.version, ref.ratios_version, check_version(ref)) != tuple(spec[1:4]):
                 ref = None
         except Exception:  # noqa: BLE001 - the parent checks instead
             ref = None

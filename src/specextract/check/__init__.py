@@ -5,13 +5,15 @@ Enters: ``Claim`` records and a :class:`Reference` (``reference``: load and vali
 codebook's names).
 Inside: ``rows`` (the reference rows that apply to a claim), ``ratios`` (speed-up
 claims against marketing ratios and computed ones), ``verdicts`` (the codebook's
-tolerance rules), ``diagnose`` (why a figure is wrong), ``checker`` (the stage).
+tolerance rules), ``diagnose`` (why a figure is wrong), ``checker`` (the stage),
+``consensus`` (values per chip and attribute across documents, by the store's query).
 Leaves: ``CheckedClaim`` records (verdict, expected value, source, diagnosis) and the
 per-chip ``consensus`` table.
 """
 from __future__ import annotations
 
-from .checker import CONSENSUS_COLUMNS, check, check_one, consensus
+from .checker import check, check_one
+from .consensus import CONSENSUS_COLUMNS, consensus
 from .reference import Reference, ReferenceError, RefRow, load_reference
 
 __all__ = ["CONSENSUS_COLUMNS", "Reference", "ReferenceError", "RefRow", "check", "check_one",

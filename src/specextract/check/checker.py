@@ -4,19 +4,20 @@ One claim at a time: pick the applicable reference figures (rowselect / speedup)
 value against each (verdicts), keep the best verdict, fill ``expected`` from the matching
 row (supported, approximate) or the nearest one (contradicted), and say why it is not
 supported (diagnose). Then, per document, mark claims that another claim about the same
-chip and attribute disagrees with (check.contradictions). ``consensus`` tabulates values across documents.
+chip and attribute disagrees with (check.contradictions). (``consensus.py`` tabulates values
+across documents.)
 """
 from __future__ import annotations
 
 import re
-from collections import OrderedDict, defaultdict
+from collections import OrderedDict
 from decimal import Decimal
 from typing import Iterable
 
 from .accusations import guard
 from .contradictions import self_contradictions
 from .diagnose import diagnose
-from ..records import Claim, CheckedClaim, format_decimal
+from ..records import Claim, CheckedClaim
 from .reference import Reference, load_reference
 from .rows import Selection, select_rows
 from ..codebook import ATTRIBUTE_UNITS, CONTRADICTED, UNVERIFIABLE
@@ -167,43 +168,3 @@ def best_candidate(claim: Claim, candidates: list[Candidate]) -> tuple[str, Deci
             best = judged
     _, verdict, dev, cand = best
     return verdict, dev, cand
-
-
-CONSENSUS_COLUMNS = ("entity", "attribute", "baseline", "metric", "value", "unit", "documents",
-                     "claims", "verdicts", "reference_values")
-
-
-def consensus(checked_claims: Iterable[CheckedClaim],
-              reference: Reference | None = None) -> "pandas.DataFrame":  # noqa: F821
-    """One line per (entity, attribute, value): how many documents state it, their verdicts,
-    and the reference's values for that chip and attribute. (pandas is imported here only:
-    a batch run never needs it; the report computes the same table in SQL.)"""
-    import pandas as pd
-    ref = reference if reference is not None else load_reference()
-    groups: dict[tuple, list[CheckedClaim]] = defaultdict(list)
-    for item in checked_claims:
-        c = item.claim
-        groups[(c.entity, c.attribute, c.baseline, c.metric, c.value.normalize())].append(item)
-    lines = []
-    for (entity, attribute, baseline, metric, value), items in groups.items():
-        verdicts = pd.Series([i.verdict for i in items]).value_counts()
-        lines.append({
-            "entity": entity, "attribute": attribute, "baseline": baseline, "metric": metric,
-            "value": format_decimal(value), "unit": items[0].claim.unit,
-            "documents": len({i.claim.doc_id for i in items}), "claims": len(items),
-            "verdicts": "; ".join(f"{v}:{n}" for v, n in verdicts.items()),
-            "reference_values": _reference_values(ref, items),
-        })
-    frame = pd.DataFrame(lines, columns=list(CONSENSUS_COLUMNS))
-    return frame.sort_values(["documents", "entity", "attribute", "value"],
-                             ascending=[False, True, True, True], ignore_index=True)
-
-
-def _reference_values(ref: Reference, items: list[CheckedClaim]) -> str:
-    claim = items[0].claim
-    if claim.attribute == "speedup":
-        values = {i.expected for i in items if i.expected is not None}
-    else:
-        values = {r.value for r in select_rows(ref, claim.entity, claim.attribute).rows
-                  if r.value is not None}
-    return "; ".join(format_decimal(v) for v in sorted(values))

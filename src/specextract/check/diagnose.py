@@ -13,6 +13,7 @@ from bisect import bisect_left, bisect_right
 from decimal import Decimal
 from typing import Sequence
 
+from ..lexicon.lexicon import Lexicon, default_lexicon
 from ..records import Claim, format_decimal
 from .reference import Reference, RefRow
 from .rules import entity_key
@@ -37,7 +38,6 @@ DIAGNOSES = (NOT_SUPPORTED, WRONG_VARIANT, SPARSE_AS_DENSE, WRONG_PRECISION, PRE
 PLAIN_UNITS = frozenset({"count", "ordinal", "x"})
 
 # Codebook: "前代/上一代/previous generation" P100 -> V100 -> A100 -> H100 -> B200, H100 -> H200.
-GENERATIONS = (("P100", "V100", "A100", "H100", "B200"), ("H100", "H200"))
 # Unit slips by a factor: bits for bytes (8) and a prefix step (1000).
 BYTE_UNITS = frozenset({"GB", "GB/s", "MB"})
 PREFIX_STEP = {"GB/s": "GB/s vs TB/s", "TFLOPS": "TFLOPS vs PFLOPS", "TOPS": "TOPS vs POPS",
@@ -45,14 +45,32 @@ PREFIX_STEP = {"GB/s": "GB/s vs TB/s", "TFLOPS": "TFLOPS vs PFLOPS", "TOPS": "TO
 MAX_NAMES = 3
 
 
+def predecessors(lex: Lexicon) -> dict[str, str]:
+    """Chip key -> its predecessor's key (data/predecessors.tsv, built once per lexicon)."""
+    return {entity_key(r["name"]): entity_key(r["chip"])
+            for r in lex.of_kind("predecessors.tsv", "predecessor")}
+
+
+def _ancestors(key: str, pred: dict[str, str]) -> list[str]:
+    line = []
+    while key in pred and pred[key] not in line and len(line) < 32:
+        key = pred[key]
+        line.append(key)
+    return line
+
+
 @lru_cache(maxsize=4096)
 def chain_distance(a: str, b: str) -> int:
-    """Generations apart in the codebook's predecessor chain (99: not in one chain)."""
+    """Generations apart in the predecessor line of data/predecessors.tsv (99: neither
+    chip descends from the other)."""
+    pred = default_lexicon().built(predecessors)
     a, b = entity_key(a), entity_key(b)
-    for chain in GENERATIONS:
-        keys = [entity_key(name) for name in chain]
-        if a in keys and b in keys:
-            return abs(keys.index(a) - keys.index(b))
+    if a == b:
+        return 0
+    for young, old in ((a, b), (b, a)):
+        line = _ancestors(young, pred)
+        if old in line:
+            return line.index(old) + 1
     return 99
 
 

@@ -9,6 +9,7 @@ entities by dropping the words in ``data/reference_entities.tsv``.
     ref.lookup("A100", "fp16")        # RefRow records, plain and Tensor, every variant
     ref.ratios("A100", "V100")        # MarketingRatio records
     ref.version                       # sha256 of specs.csv, recorded by the batch store
+    load_reference(extras=["my_rows.csv"])   # the bundled table with a user's rows on top
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import csv
 import hashlib
 import io
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from pathlib import Path
 
@@ -81,6 +82,7 @@ class Reference:
     rows: tuple[RefRow, ...]
     marketing: tuple[MarketingRatio, ...] = ()
     ratios_version: str = ""
+    extras: tuple[str, ...] = ()    # overlay tables laid on top of ``path``, in order
     ratios_path: str = ""       # the marketing_ratios.csv read ("" when none)
     _index: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     _memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -127,32 +129,71 @@ class Reference:
         return found
 
 
-_CACHE: dict[tuple[str, str, str, str], Reference] = {}
+_CACHE: dict[tuple[str, str, str, str, bool], Reference] = {}
+OVERLAY_MARK = "[overlay: {name}]"
 
 
-def load_reference(path: str | Path | None = None) -> Reference:
+def load_reference(path: str | Path | None = None,
+                   extras: tuple[str | Path, ...] | list[str | Path] = ()) -> Reference:
     """Load and validate the reference table (default: the bundled one); cached per content.
 
     ``path`` is specs.csv or the folder holding it; marketing_ratios.csv is read from
-    the same folder when present, else the bundled one is (``Reference.ratios_path``
-    says which). Raises ReferenceError naming file, line and problem.
+    the same folder when present, else (for ``path`` itself, not for ``extras``) the
+    bundled one is; ``Reference.ratios_path`` says which. Each of ``extras`` is a
+    table of the same format laid on top, in order (see :func:`overlay`). Raises
+    ReferenceError naming file, line and problem.
     """
+    base = _load_one(path, bundled_ratios=True)
+    for extra in extras:
+        base = overlay(base, _load_one(extra, bundled_ratios=False))
+    return base
+
+
+def overlay(base: Reference, top: Reference) -> Reference:
+    """``base`` with ``top``'s rows on it: where both have figures for the same chip,
+    variant, attribute and qualifiers (preliminary apart from final), ``top``'s win; its
+    vendor ratios win for the same pair. Rows from ``top`` say so in their source
+    ("[overlay: my_rows.csv]"), so every verdict shows which table judged it."""
+    name = Path(top.path).name
+    mark = OVERLAY_MARK.format(name=name)
+    mine = [replace(r, source=f"{r.source} {mark}".strip()) for r in top.rows]
+    covered = {_overlay_key(r) for r in mine}
+    rows = tuple(mine) + tuple(r for r in base.rows if _overlay_key(r) not in covered)
+    pairs = {(entity_key(m.subject_entity), entity_key(m.baseline_entity)) for m in top.marketing}
+    marketing = tuple(replace(m, source=f"{m.source} {mark}".strip()) for m in top.marketing) \
+        + tuple(m for m in base.marketing
+                if (entity_key(m.subject_entity), entity_key(m.baseline_entity)) not in pairs)
+    version = hashlib.sha256(f"{base.version}+{top.version}".encode()).hexdigest()
+    ratios = hashlib.sha256(f"{base.ratios_version}+{top.ratios_version}".encode()).hexdigest() \
+        if top.ratios_version else base.ratios_version
+    return Reference(base.path, version, rows, marketing, ratios, base.extras + (top.path,),
+                     ratios_path=base.ratios_path)
+
+
+def _overlay_key(row: RefRow) -> tuple:
+    return (entity_key(row.entity), row.variant, row.attribute, row.qualifiers, row.preliminary)
+
+
+def _load_one(path: str | Path | None, *, bundled_ratios: bool) -> Reference:
+    """One table (specs.csv and the ratios beside it, else with ``bundled_ratios`` the
+    bundled ratios), validated and cached per content."""
     specs = Path(path) if path is not None else data_path(f"{DEFAULT_DIR}/specs.csv")
     if specs.is_dir():
         specs = specs / "specs.csv"
     ratios = specs.with_name(RATIOS_NAME)
-    if not ratios.is_file():
+    if not ratios.is_file() and bundled_ratios:
         ratios = data_path(f"{DEFAULT_DIR}/{RATIOS_NAME}")
     data = _read_bytes(specs)
     ratio_data = _read_bytes(ratios) if ratios.is_file() else b""
-    key = (str(specs.resolve()), _sha256(data), _sha256(ratio_data), str(ratios.resolve()))
+    key = (str(specs.resolve()), _sha256(data), _sha256(ratio_data), str(ratios.resolve()),
+           bundled_ratios)
     if key not in _CACHE:
         rows = build_rows(_read_frame(data, specs, SPECS_COLUMNS), str(specs))
         marketing = build_ratios(_read_frame(ratio_data, ratios, RATIO_COLUMNS), str(ratios),
                                  {row.entity for row in rows}) if ratio_data else ()
         _CACHE[key] = Reference(str(specs), key[1], tuple(rows), tuple(marketing),
                                 key[2] if ratio_data else "",
-                                str(ratios) if ratio_data else "")
+                                ratios_path=str(ratios) if ratio_data else "")
     return _CACHE[key]
 
 
@@ -165,7 +206,8 @@ def tables_text(ref: Reference) -> str:
         same = Path(ref.ratios_path).resolve() == Path(bundled).resolve()
         beside = Path(ref.ratios_path).parent.resolve() == Path(ref.path).parent.resolve()
         ratios = ref.ratios_path + (" (bundled)" if same and not beside else "")
-    return f"reference: {ref.path}; marketing ratios: {ratios}"
+    overlays = "".join(f" + {extra}" for extra in ref.extras)
+    return f"reference: {ref.path}{overlays}; marketing ratios: {ratios}"
 
 
 def attribute_specs(lexicon: Lexicon | None = None) -> dict[str, tuple[AttrSpec, ...]]:

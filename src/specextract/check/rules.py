@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from ..lexicon.lexicon import Lexicon, default_lexicon
+
 CONFIDENCES = frozenset({"high", "medium", "low"})
 TEXT_UNIT = "text"
 NOT_SUPPORTED = frozenset({"not supported", "none"})
@@ -229,8 +231,17 @@ GENERATION = "tensor_core_gen"
 # Reference attributes whose conditions speak of the Tensor Cores themselves: a bare
 # "3rd gen" there is their generation. Elsewhere the ordinal must name Tensor Cores.
 TENSOR_CORE_ATTRIBUTES = frozenset({"tensor_cores", "tensor_core_generation"})
-# Codebook, Entities: these dies are those chips.
-DIES = {"gp100": "P100", "gv100": "V100", "ga100": "A100", "gh100": "H100"}
+
+
+def dies(lex: Lexicon) -> tuple[dict[str, str], re.Pattern | None]:
+    """(die name, lower case -> chip, a pattern finding them): the aliases chips.tsv marks
+    with the note ``die`` (codebook, Entities: GA100 is the A100), built once per lexicon."""
+    table = {r["alias"].casefold(): r["entity"] for r in lex.rows("chips.tsv")
+             if r.get("note", "").strip() == "die"}
+    if not table:
+        return table, None
+    names = "|".join(re.escape(n) for n in sorted(table, key=len, reverse=True))
+    return table, re.compile(rf"(?<![\w])(?:{names})(?![\w])", re.IGNORECASE)
 
 _ORDINAL_WORDS = {w: i for i, w in enumerate(
     ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"), 1)}
@@ -310,13 +321,14 @@ def _other_card(text: str, own: frozenset[str], names: frozenset[str]) -> bool:
                                     for n in sorted(names, key=len, reverse=True) if n))
         if any(entity_key(m.group(0)) not in own_keys for m in known.finditer(text)):
             return True
-    for die in re.findall(r"(?<![\w])G[PVAH]100(?![\w])", text, re.IGNORECASE):
-        if entity_key(DIES[die.casefold()]) not in own_keys:
+    die_chips, die_pattern = default_lexicon().built(dies)
+    for die in die_pattern.findall(text) if die_pattern else ():
+        if entity_key(die_chips[die.casefold()]) not in own_keys:
             return True
     for m in _LABEL.finditer(text):
         label = entity_key(m.group(1))
         if label not in own_keys and not any(k.endswith(label) for k in own_keys) \
-                and entity_key(DIES.get(label, "")) not in own_keys:
+                and entity_key(die_chips.get(label, "")) not in own_keys:
             return True
     return False
 

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from ..lexicon.trie import either, first_chars, model_name, plain_trie, scan, squash, trie_regex
+from .chipnames import find_names
 
 CONTEXT_WINDOW = 40
 
@@ -26,6 +27,7 @@ class Mention:
     variant: str = ""
     variant_end: int = 0
     system: bool = False  # named as part of a system (DGX A100, NVL72): its figures are totals
+    kind: str = ""  # "cpu" or "soc": a processor, not an accelerator; its figures are no claims
 
 
 @dataclass(frozen=True)
@@ -119,11 +121,36 @@ def find_chips(text: str, lexicon: Lexicon | None = None) -> list[Mention]:
         if row["context"] and not _in_context(text, m, row):
             if row["entity"] not in named or NOT_A_CHIP_AFTER.match(text, m.end()):
                 continue
-        variant, variant_end = read_variant(text, m.end(), lex)
-        system = bool(SYSTEM_BEFORE.search(text[max(0, m.start() - 12):m.start()])
-                      or SYSTEM_AFTER.match(text[m.end():m.end() + 12]))
-        out.append(Mention(m.start(), m.end(), row["entity"], variant, variant_end, system))
-    return out
+        out.append(_mention(text, m.start(), m.end(), row["entity"], lex))
+    return _with_names(text, out, by_alias, lex)
+
+
+def _mention(text: str, start: int, end: int, entity: str, lex: Lexicon,
+             kind: str = "") -> Mention:
+    variant, variant_end = read_variant(text, end, lex)
+    system = bool(SYSTEM_BEFORE.search(text[max(0, start - 12):start])
+                  or SYSTEM_AFTER.match(text[end:end + 12]))
+    return Mention(start, end, entity, variant, variant_end, system, kind)
+
+
+def _with_names(text: str, found: list[Mention], by_alias: dict, lex: Lexicon) -> list[Mention]:
+    """``found`` (lexicon mentions) with the model names of chipnames.find_names: a
+    name the lexicon knows takes its entity; where a name and a lexicon mention overlap,
+    the longer wins ("RTX 4080 Super" over "RTX 4080"), the lexicon on a tie."""
+    out = list(found)
+    for n in find_names(text, lex):
+        row = by_alias.get(_norm_alias(n.entity))
+        entity = row["entity"] if row is not None else n.entity
+        overlap = [c for c in out if c.start < n.end and n.start < c.end]
+        if any(c.entity == entity for c in overlap):
+            continue
+        if any(c.start < n.start or c.end > n.end or c.end - c.start >= n.end - n.start
+               for c in overlap):
+            continue
+        out = [c for c in out if c not in overlap]
+        out.append(_mention(text, n.start, n.end, entity, lex,
+                            "" if n.cls == "accelerator" else n.cls))
+    return sorted(out, key=lambda c: c.start)
 
 
 NOT_A_CHIP_AFTER = re.compile(r"(?<!\s)\s*+(?:缓存|cache|Cache|快取|高速缓存)")

@@ -22,9 +22,11 @@ from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
+from .comparisons import speedup_value
 from .cues import cue_pattern, cue_value
 from ..lexicon.lexicon import Lexicon, default_lexicon, lexicon_or_default
 from .mentions import Keyword, Mention
+from .nonclaims import not_a_claim
 from .quantities import Quantity
 from ..codebook import PRECISION_ATTRIBUTES, QUALIFIERS
 from .segment import Span, clause_breaks, list_under, sentences
@@ -39,7 +41,8 @@ NOT_METRICS = frozenset({"tensor_cores", "tensor_core_gen", "pcie_gen", "mig_ins
 COUNT_GAP = re.compile(r"^[\s的个颗独立完整块]*(?:GPU|gpu|个|的|独立|\s)*"
                        r"(?:第.代|(?i:\d(?:st|nd|rd|th)|first|second|third|fourth|fifth)[\s-]*(?i:gen(?:eration)?))?\s*$")
 LABEL_GAP = re.compile(r"^[\s数量目为是有达到共计约近超过高达拥有具备集成配备采用提供的:：=]*$")
-TIGHT_GAP = re.compile(r"^\s*(?:的|of|in|for|at|[（(]|)\s*(?:HBM\w*|GDDR\w*)?\s*$", re.IGNORECASE)
+TIGHT_GAP = re.compile(r"^\s*(?:的|of|in|for|at|[（(]|)\s*(?:HBM\w*|GDDR\w*|bi-?directional|双向|单向)?\s*$",
+                       re.IGNORECASE)
 RESPECTIVELY = re.compile(r"分别|respectively", re.IGNORECASE)
 KEYWORD_JOIN = re.compile(r"^\s*(?:/|、|和|与|及|&|or|and)\s*$", re.IGNORECASE)
 CHIP_JOIN = re.compile(r"^\s*(?:和|与|及|、|/|,|，|and|&)\s*$", re.IGNORECASE)
@@ -50,12 +53,14 @@ PRONOUN_START = re.compile(r"(?:^|[，,：:\s])(?:其|它|佢|该卡|该芯片|�
 GROUP_REF = re.compile(r"(?:[两三四五二2-5]|这|这几|这些)\s*(?:张|款|颗|块|个)?\s*(?:卡|显卡|芯片|GPU|型号)\s*(?:都|均|皆|同样|同为)"
                        r"|(?:both|all (?:three|four|of them)|the three|the two)\b", re.IGNORECASE)
 BOTH = re.compile(r"都|均|同样|同为|皆|both|all\s|^\s*(?:则)?(?:支持|采用|升级到|搭载|配备|使用)", re.IGNORECASE)
-PREDECESSOR_TAIL = re.compile(r"(?:前代|上一代|前一代|上代|之前的?|以前的?|the\s+previous|the|its)\s*$",
+PREDECESSOR_TAIL = re.compile(r"(?:(?:前代|上一代|前一代|上代|之前的?|以前的?)(?:旗舰|产品|显卡|芯片)?|the\s+previous|the|its)\s*$",
                               re.IGNORECASE)
-STRONG_COMPARE = re.compile(r"(?:比|相比|相较于?|较|对比|than|vs\.?|versus|compared\s+(?:to|with)|over)\s*$",
+STRONG_COMPARE = re.compile(r"(?:比|相比|相较于?|较|对比|超越|超过|胜过|优于|高于|低于|不及|不如|than|vs\.?|versus"
+                            r"|compared\s+(?:to|with)|over)\s*$",
                             re.IGNORECASE)
-WITH = re.compile(r"(?:与|和|跟|同|像|like|as)\s*$", re.IGNORECASE)
-SAME_AS = re.compile(r"(?<!\s)\s*+(?:相比|相较|比较|对比|一样|相同|一致|保持一致|类似|持平|相当|差不多|的规格相同)")
+WITH = re.compile(r"(?:与|和|跟|同|像|like|as)(?:现阶段|目前|当前|现有)?的?\s*$", re.IGNORECASE)
+SAME_AS = re.compile(r"(?<!\s)\s*+(?:相比|相较|比较|对比|一样|相同|一致|保持一致|类似|持平|相当|差不多|的规格相同"
+                     r"|同系列|同一系列|同代)")
 AFTER_RATIO = re.compile(r"(?:倍|×|\dx|times|%)\s*(?:faster|more|higher|larger|greater)?\s*(?:than|that of|over|the|of)?\s*(?:the|an?)?\s*$",
                          re.IGNORECASE)
 POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的|嘅|[（(])\s*$")
@@ -67,15 +72,29 @@ PER_INSTANCE_BEFORE = re.compile(r"(?:每个|每一个|单个)(?:MIG)?实例\s*(
 REFUTED = re.compile(r"算错|记错|是错的|这是错的|说错|并不正确|不正确|谣传|以讹传讹"
                      r"|(?i:is wrong|is incorrect|is a myth|is false)")
 VENDOR_TAIL = re.compile(r"(?:NVIDIA|Nvidia|AMD|Google|Huawei|英伟达|华为)(?:'s|’s|的)?\s*$")
-METRIC_AFTER = re.compile(r"^\s*(?:the|its|their|in|of|on|的|更高的|更大的)?\s*$", re.IGNORECASE)
-IMPLICIT_GAIN = re.compile(r"(?<![\d.])[\d.]++\s*+倍的?(?:性能)?提升|(?<![\d.])[\d.]++\s*+(?:x|×|times)\s++(?:faster|the performance)",
+METRIC_AFTER = re.compile(r"^\s*+(?:(?:increase|improvement|boost|gain)\s++in\s++)?(?:the|its|their|in|of|on|的|更高的|更大的)?\s*+$",
+                          re.IGNORECASE)
+IMPLICIT_GAIN = re.compile(r"(?<![\d.])[\d.]++\s*+倍的?(?:性能)?提升"
+                           r"|(?<![\d.])[\d.]++\s*+(?:x|×|times)\s++(?:faster|higher|greater|more|the performance)"
+                           r"|(?:doubles|triples|doubled|tripled)\s++the|加倍|翻倍|翻了?一?番",
                            re.IGNORECASE)
+GAIN_BEFORE = re.compile(r"(?:提升|提高|增加|加快|增长)了?\s*+(?:约|近|高达|达)?\s*+$")  # "性能提高20倍"
 ARCH_SUFFIX = re.compile(r"架构|(?<=[A-Za-z])(?:\s++(?:GPU|generation)|\s*+architecture)", re.IGNORECASE)
 FROM = re.compile(r"(?:从|由)\s*$")
 PRONOUN_BASELINE = re.compile(r"(?:是|为|係|比)\s*(?:它|其|佢|this|it)\s*(?:的|嘅|'s)?", re.IGNORECASE)
 FROM_TO = re.compile(r"(?:从|由)\s*$")
 WEAK_COMPARE = re.compile(r"(?:是|为|係|系|达到|达|相当于|of)\s*$", re.IGNORECASE)
-OF_AFTER = re.compile(r"(?<!\s)\s*+[的嘅]")  # "是V100的": the chip is what is compared against
+OF_AFTER = re.compile(r"(?<!\s)\s*+(?:GPU\s*+)?(?:(?:算力|性能|带宽|显存|容量|功耗|规格)\s*+)?[的嘅]")  # "是V100的": the chip is what is compared against
+# "(H100 的 2.6 倍)", "H100 的进化版": a chip something is measured against or derived from
+RATIO_OF = re.compile(r"(?<!\s)\s*+(?:GPU\s*+)?[的嘅]\s*+(?:[\d.]++\s*+(?:倍|%)|(?:精简|简化|进化|升级|阉割|特供|缩水|增强)版"
+                      r"|替代品|继任者|后继者|接班人)")
+OWNER_TAIL = re.compile(r"(?:the\s+company[’']s|its|their)\s++(?:(?:older|previous|prior)\s++)?$", re.IGNORECASE)
+LINE_TAIL = re.compile(r"(?:Tesla|GeForce|Quadro|Instinct)\s*+$")  # "the company's Tesla V100"
+INCREASE_IN = re.compile(r"^\s*+(?:increase|improvement|boost|jump|gain)\s++in\s", re.IGNORECASE)  # "20x increase in …"
+LABEL_COLON = re.compile(r"(?<!\s)\s*+[:：]|^[:：]")
+ASIDE_OPEN = re.compile(r"[(（]")  # "2080亿(H100 的 2.6 倍)": a chip in an aside is not the figure's
+OF_RATIO_GAP = re.compile(r"(?<!\s)\s*+(?:GPU\s*+)?[的嘅]\s*+")  # "H100 的 2.6 倍": a ratio of that chip
+CLAUSE_PUNCTUATION = re.compile(r"[，,；;：:]")
 CARDS_AFTER = re.compile(r"\s?(?:[A-Z]|\d)")  # "8x A100"
 
 
@@ -110,6 +129,7 @@ LINKS = {
     "table-column": "table column header",
     "table-row": "table row label",
     "run-table": "flattened table header",
+    "table-compare": "comparison column of a two-chip table (提升 +43%)",
     "comparison": "subject and baseline of a comparison",
     "sentence": "chip named earlier in the sentence",
     "pronoun": "pronoun for the sentence's first chip",
@@ -120,7 +140,8 @@ LINKS = {
     "from": "old figure of a from-to change",
 }
 STRONG_LINKS = frozenset({"clause", "possessive", "after", "joined", "respectively",
-                          "table-column", "table-row", "run-table", "comparison"})
+                          "table-column", "table-row", "run-table", "table-compare",
+                          "comparison"})
 
 
 @dataclass
@@ -190,7 +211,8 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
             drafts.extend(ctx.link(s_q))
         real = [c for c in s_c if not c.system]
         if real:
-            first = next((c for c in real if not ctx.is_baseline(c)), None)
+            compared = {c.entity for c in real if ctx.is_baseline(c)}  # every mention of a baseline
+            first = next((c for c in real if c.entity not in compared), None)
             if first is not None:  # a sentence that only names a baseline keeps the topic
                 topic = first
             distinct = list({c.entity: c for c in real}.values())
@@ -282,8 +304,11 @@ class _Sentence:
     def _excluded(self, q: Quantity) -> bool:
         """Measured, overclocked, forecast figures (anywhere in the clause); per-die ones
         ("110 per GCD", right around the figure); a MIG slice's memory ("7个10GB的实例");
-        a figure the sentence then calls wrong ("…1.08TB/s，那是算错了")."""
+        a figure the sentence then calls wrong ("…1.08TB/s，那是算错了"); the figures of
+        :mod:`nonclaims` (per SM, differences, pin speeds, other links, ...)."""
         if q.dimension == "bytes" and PER_INSTANCE.match(self.text, q.end):
+            return True
+        if not_a_claim(self.lex, self.text, q, self.clause(q.start).start):
             return True
         if PER_INSTANCE_BEFORE.search(self.text, max(self.span.start, q.start - 8), q.start):
             return True
@@ -317,7 +342,7 @@ class _Sentence:
         out = []
         group = self._keyword_group(kw)
         if len(group) > 1:  # "94GB HBM3、带宽3.9TB/s": only the keywords that fit the figure
-            group = [k for k in group if _fits(q, k)] or [kw]
+            group = [k for k in group if fits(q, k)] or [kw]
         for k in group:
             attribute = self._attribute(q, k)
             if attribute is None:
@@ -371,7 +396,7 @@ class _Sentence:
         if not self.chips and self.group and self._first("group", GROUP_REF) < q.start:
             return self.group, "group"
         chip, how = self._chip(q)
-        if chip is None or chip.system:
+        if chip is None or chip.system or chip.kind:  # a CPU's or SoC's figures are no claims
             return [], ""
         group = [chip]
         earlier = [c for c in self.chips if c.end <= chip.start]
@@ -385,10 +410,10 @@ class _Sentence:
     def _attribute_keyword(self, q: Quantity) -> Keyword | None:
         dim = "count" if q.dimension in ("bare", "count") else q.dimension
         fits = [k for k in self.keywords if dim in k.dims]
-        after = [k for k in fits if k.start >= q.end and k.start - q.end <= 12]
+        after = [k for k in fits if k.start >= q.end and k.start - q.end <= 20]
         for k in after:  # a keyword right after the figure owns it
             gap = self.text[q.end:k.start]
-            if q.dimension in ("count", "bare") and COUNT_GAP.match(gap) and len(gap) <= 16:
+            if q.dimension in ("count", "bare") and len(gap) <= 12 and COUNT_GAP.match(gap):
                 return k
             if q.dimension not in ("count", "bare") and TIGHT_GAP.match(gap):
                 return k
@@ -462,11 +487,17 @@ class _Sentence:
             return subjects[0], "pronoun"  # "the L40S is 2.4x the A6000, and it adds FP8 …"
         if subjects:
             return subjects[-1], self._nearness(subjects[-1], q)
+        if before and self.topic is not None and self.topic.entity not in {c.entity for c in before} \
+                and before[-1].start < self.clause(q.start).start:
+            # "…1 TB/s（与 RTX 3090 Ti 一致），功耗 450W": an earlier clause names only what
+            # the topic is compared with
+            return self.topic, "topic"
         if before and not self._any_between("pronoun", PRONOUN_START, self.span.start, q.start):
             return before[-1], self._nearness(before[-1], q)
         clause = self.clause(q.start)
         after = [c for c in self.chips if c.start >= q.end and c.start < clause.end
-                 and c.start - q.end <= 12]
+                 and c.start - q.end <= 12 and not self.is_baseline(c)
+                 and not ASIDE_OPEN.search(self.text, q.end, c.start)]
         if after:
             return after[0], "after"
         # no subject before the figure (``subjects`` is empty here)
@@ -552,13 +583,10 @@ class _Sentence:
     # -- speed-ups ---------------------------------------------------------------
     def _speedup(self, q: Quantity, figures: list[Draft]) -> Draft | None:
         clause = self.clause(q.start)
-        value, exp = q.value, q.precision_exp
-        if q.dimension == "percent":
-            near = self.text[max(self.span.start, q.start - 8):q.start] + " " + \
-                self.text[q.end:min(self.span.end, q.end + 10)]
-            if not cue_pattern(self.lex, "increase").search(near):
-                return None
-            value, exp = 1 + q.value / 100, q.precision_exp - 2
+        read = speedup_value(self.lex, self.text, q, self.span.start, self.span.end)
+        if read is None:
+            return None
+        value, exp = read
         if q.written == "x" and CARDS_AFTER.match(self.text[q.end:q.end + 2]) \
                 and any(c.start - q.end <= 2 for c in self.chips if c.start >= q.end):
             return None  # "8x A100": a count of cards
@@ -571,10 +599,11 @@ class _Sentence:
             if earlier:
                 subject = next((c for c in self.chips if c.entity == earlier[-1].entity), subject)
                 baseline = earlier[-1].baseline
-        if subject is None or not baseline or subject.entity == baseline or subject.system:
+        if subject is None or not baseline or subject.entity == baseline or subject.system \
+                or subject.kind or any(c.kind for c in self.chips if c.entity == baseline):
             return None
-        if not plausible(self.lex, "speedup", value):
-            return None
+        if value == 1 or not plausible(self.lex, "speedup", value):
+            return None  # "1倍" is no change
         metric = self._metric(q, subject, figures)
         return Draft(subject.entity, "speedup", q, value, exp, self.span, subject.variant,
                      self._operator(q), "", baseline, metric, link="comparison")
@@ -591,15 +620,17 @@ class _Sentence:
             head = PREDECESSOR_TAIL.sub("", head)
             strong = STRONG_COMPARE.search(head)
             weak = WEAK_COMPARE.search(head) and OF_AFTER.match(self.text[c.end:q.start])
-            if strong or weak:
+            of_ratio = OF_RATIO_GAP.fullmatch(self.text, max(c.end, c.variant_end), q.start)
+            if strong or weak or of_ratio:
                 subject = next((s for s in reversed(before[:i])
                                 if s.entity != c.entity and not self.is_baseline(s)), None)
                 return subject or self._topic_if_free(), c.entity
         # a chip after the figure: "5x the V100", "68% faster than the A100"
         after = [c for c in self.chips if c.start >= q.end and c.start < clause.end]
         if after:
-            gap = VENDOR_TAIL.sub("", self.text[q.end:after[0].start])
-            if compare_end.search(gap) and len(gap) <= 30:
+            gap = self.text[q.end:after[0].start]
+            gap = VENDOR_TAIL.sub("", OWNER_TAIL.sub("", LINE_TAIL.sub("", gap)))
+            if compare_end.search(gap) and (len(gap) <= 30 or INCREASE_IN.match(gap)):
                 subjects = [c for c in before if not self.is_baseline(c)]
                 subject = subjects[-1] if subjects else self._topic_if_free()
                 return subject, after[0].entity
@@ -607,6 +638,11 @@ class _Sentence:
         subject = subjects[-1] if subjects else self._topic_if_free()
         if subject is None:
             return None, ""
+        near = self._punctuated_clauses_start(q.start, 2)
+        compared = [c for c in before if c.entity != subject.entity and self.is_baseline(c)
+                    and c.start >= near]
+        if compared:  # "与现阶段的 H100 相比，容量提升 2.4 倍": this or the clause before
+            return subject, compared[-1].entity
         if PRONOUN_BASELINE.search(self.text, max(self.span.start, q.start - 10), q.start):
             # "3090的记忆体是它的1.5倍": the pronoun is the sentence's first subject
             first = next((c for c in self.chips if c.entity != subject.entity and not c.system), None)
@@ -620,11 +656,18 @@ class _Sentence:
             for name, chip in arch.items():
                 if word.endswith(name):
                     return subject, chip
-        if not self.chips and IMPLICIT_GAIN.match(self.text, q.start, min(self.span.end, q.end + 6)):
+        if not self.chips and (IMPLICIT_GAIN.match(self.text, q.start, min(self.span.end, q.end + 6))
+                               or (q.written == "x" and GAIN_BEFORE.search(
+                                   self.text, max(self.span.start, q.start - 8), q.start))):
             # "其Tensor Cores…提供高达120倍的性能提升": a gain with no baseline named, about
             # the topic chip, is over its predecessor
             return subject, pred.get(subject.entity, "")
         return subject, ""
+
+    def _punctuated_clauses_start(self, pos: int, count: int) -> int:
+        """Where the ``count`` comma-delimited clauses ending at ``pos`` start."""
+        marks = [m.end() for m in CLAUSE_PUNCTUATION.finditer(self.text, self.span.start, pos)]
+        return marks[-count] if len(marks) >= count else self.span.start
 
     def is_baseline(self, c: Mention) -> bool:
         """Is this chip named as what something is compared against ("比V100", "是V100的",
@@ -635,10 +678,22 @@ class _Sentence:
 
     def _compute_baseline(self, c: Mention) -> bool:
         head = PREDECESSOR_TAIL.sub("", self.text[max(self.span.start, c.start - 16):c.start])
-        tail = self.text[max(c.end, c.variant_end):c.end + 12]
-        return bool(STRONG_COMPARE.search(head) or AFTER_RATIO.search(head) or FROM.search(head)
-                    or (WEAK_COMPARE.search(head) and OF_AFTER.match(tail))
-                    or (WITH.search(head) and SAME_AS.match(tail)))
+        head = VENDOR_TAIL.sub("", head)
+        tail = self.text[max(c.end, c.variant_end):c.end + 16]
+        if LABEL_COLON.match(tail):
+            return False  # "对比英伟达A100：FP16 312 TFLOPS…": the chip heads what follows
+        before = VENDOR_TAIL.sub("", self.text[max(self.span.start, c.start - 32):c.start])
+        if cue_pattern(self.lex, "predecessor", "$").search(before):
+            return True  # "the previous generation NVIDIA V100", "前代旗舰 RTX 3090"
+        if (STRONG_COMPARE.search(head) or AFTER_RATIO.search(head) or FROM.search(head)
+                or RATIO_OF.match(tail) or (WEAK_COMPARE.search(head) and OF_AFTER.match(tail))
+                or (WITH.search(head) and SAME_AS.match(tail))):
+            return True
+        # "与H100和H200同系列": a chip joined to a baseline that follows it
+        later = next((d for d in self.chips if d.start >= max(c.end, c.variant_end)), None)
+        return bool(later is not None and later.entity != c.entity and WITH.search(head)
+                    and CHIP_JOIN.match(self.text[max(c.end, c.variant_end):later.start])
+                    and self.is_baseline(later))
 
     def _topic_if_free(self) -> Mention | None:
         """The topic, when the sentence names no chip of its own (only baselines)."""
@@ -649,7 +704,7 @@ class _Sentence:
         """The attribute compared: a keyword in the figure's clause, else the figure the
         subject was given earlier in the sentence ("算力15TFLOPS，是前代V100的5倍")."""
         clause = self.clause(q.start)
-        after = [k for k in self.keywords if k.start >= q.end and k.start - q.end <= 16
+        after = [k for k in self.keywords if k.start >= q.end and k.start - q.end <= 24
                  and k.attribute not in NOT_METRICS and METRIC_AFTER.match(self.text[q.end:k.start])]
         if after:  # "2.4 times the capacity of", "1.6x its bandwidth"
             return after[0].attribute
@@ -658,13 +713,16 @@ class _Sentence:
         before = [k for k in self.keywords if clause.start <= k.start and k.end <= q.start
                   and k.attribute not in NOT_METRICS]
         if before:
+            precise = [k for k in before if k.attribute in PRECISE_ATTRS]
+            if before[-1].attribute == "compute" and precise:  # "FP16 算力是 H100 算力的 15%"
+                return precise[-1].attribute
             return before[-1].attribute
         same = [d for d in figures if d.entity == subject.entity and d.attribute != "speedup"
                 and d.quantity.start < clause.start]
         return same[-1].attribute if same else ""
 
 
-def _fits(q: Quantity, k: Keyword) -> bool:
+def fits(q: Quantity, k: Keyword) -> bool:
     dims = {"count"} if q.dimension in ("bare", "count") else {q.dimension}
     if k.attribute == "memory_size" and q.dimension == "bandwidth":
         return False  # a memory word is no label of a bandwidth figure in a list

@@ -6,8 +6,10 @@ from typing import NamedTuple
 
 # Each pattern starts with a look-ahead on the characters a match can start with, so
 # that most positions fail one set test instead of trying every alternative.
+# A "?" run into a digit or a Latin letter is a hole left by a lost character ("约?1.8 倍",
+# "RTX?3090?Ti"), not a question mark.
 SENTENCE_END = re.compile(r"(?=[。！？!?；;\n.])"
-                          r"(?:[。！？!?；;\n]+|(?<=[a-z0-9%)\]])\.(?=\s+[A-Z\"“(]|\s*$))")
+                          r"(?:(?:[。！？!；;\n]|\?(?![A-Za-z0-9]))++|(?<=[a-z0-9%)\]])\.(?=\s+[A-Z\"“(]|\s*$))")
 CLAUSE_BREAK = re.compile(r"(?=[，；;,\s而但])"
                           r"(?:[，；;]|,(?!\d{3}(?!\d))|(?<=[a-z\s]),(?=\s)|\s(?:while|whereas|but|and the)\s|而|但)")
 

@@ -1,6 +1,10 @@
 """Spec tables: every cell mapped to its chip, attribute and unit.
 
-Two readers:
+``link_tables`` runs the readers in turn, each leaving alone what an earlier one read:
+grid tables and run tables (here), line-per-row flattened tables (:mod:`linetables`,
+cells run together split by :mod:`gluedcells`, comparison columns by :mod:`comparecol`)
+and chip rows under a header of labels (:mod:`rowtables`); :mod:`cells` turns a cell
+into drafts for all of them.
 
 * grid tables (markdown pipes, HTML tables turned into " | " rows, tab- or
   space-aligned columns): chips head the columns and labels the rows, or chips head the
@@ -16,12 +20,12 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from .cells import cell_drafts, in_span as _in
+from .comparecol import compare_draft, is_compare_header, speedup_value
+from .linetables import read_line_tables, text_lines
 from .mentions import Keyword, Mention
-from .prose import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, Found, plausible,
-                      in_canonical, inside_any)
-from .quantities import Quantity, units_of
-from .numbers import Number, times
-from ..codebook import ATTRIBUTE_UNITS, QUALIFIERS
+from .prose import THROUGHPUT_ATTRS, Draft, Found, inside_any
+from .rowtables import read_row_tables
 from .segment import Span
 
 EMPTY_CELL = re.compile(r"N/A|n/a|不支持|暂无|未公布|TBD|—|(?<![\w.])-(?![\w.])")
@@ -33,22 +37,25 @@ RUN_GAP = re.compile(r"^[\s|/、,，;；]*(?:TSMC|台积电|Samsung|三星)?[\s'
 # possessive (*+): each piece has one way to match, and a backtracking loop would keep a
 # restart point per piece (time grows faster than the length on long runs of 数)
 LABEL_TAIL = re.compile(r"^(?:[\s|:：/]|数量|个数|数|\([^)]{0,8}\)|（[^）]{0,8}）|TSMC|台积电|Samsung|三星)*+$")
-OP_BEFORE = re.compile(r"(?:>|≥|超过|more than|over)\s*$", re.IGNORECASE)
-UNIT_FOR_ATTRIBUTE = {"memory_size": ("bytes", "GB"), "memory_bandwidth": ("bandwidth", "GB/s"),
-                      "nvlink_bandwidth": ("bandwidth", "GB/s"), "tdp": ("power", "W"),
-                      "process_node": ("length", "nm"), "die_area": ("area", "mm2"),
-                      "boost_clock": ("frequency", "MHz"), "memory_bus_width": ("bits", "bit"),
-                      "l2_cache": ("bytes", "MB")}
 
 
 def link_tables(found: Found) -> tuple[list[Draft], list[Span]]:
+    """Drafts of every table (grid, line-per-row, run), and the spans they cover."""
     drafts: list[Draft] = []
     spans: list[Span] = []
-    for block in _grid_blocks(found.text):
+    blocks = _grid_blocks(found.text)
+    for block in blocks:
         d = _read_grid(found, block)
         if d:
             drafts.extend(d)
             spans.append(Span(block[0][0].start, block[-1][-1].end))
+    grid_rows = [Span(b[0][0].start, b[-1][-1].end) for b in blocks]  # (read or not)
+    line_drafts, line_spans = read_line_tables(found, grid_rows)
+    drafts.extend(line_drafts)
+    spans.extend(line_spans)
+    row_drafts, row_spans = read_row_tables(found, text_lines(found.text), grid_rows + line_spans)
+    drafts.extend(row_drafts)
+    spans.extend(row_spans)
     for run_drafts, span in _read_runs(found, spans):
         drafts.extend(run_drafts)
         spans.append(span)
@@ -100,15 +107,10 @@ def _has_wide_gap(row: str) -> bool:
     return "|" in row or "\t" in row or SPACE_RUN.search(row) is not None
 
 
-def _in(found: Found, name: str, span: Span) -> list:
-    """Items of ``found.<name>`` lying inside ``span``."""
-    return [x for x in found.within(name, span.start, span.end) if x.end <= span.end]
-
-
 def _chip_of(found: Found, cell: Span) -> Mention | None:
     chips = _in(found, "chips", cell)
     entities = {c.entity for c in chips}
-    return chips[0] if len(entities) == 1 and not chips[0].system else None
+    return chips[0] if len(entities) == 1 and not chips[0].system and not chips[0].kind else None
 
 
 def _read_grid(found: Found, rows: list[list[Span]]) -> list[Draft]:
@@ -122,16 +124,37 @@ def _read_grid(found: Found, rows: list[list[Span]]) -> list[Draft]:
     out: list[Draft] = []
     labels: dict[Span, tuple] = {}
     if col_chips and len(col_chips) >= len(row_chips):
+        compare = [j for j, c in enumerate(header) if j not in col_chips and len(col_chips) == 2
+                   and is_compare_header(found.text[c.start:c.end])]
         for row in rows[1:]:
+            by_chip = []
             for j, chip in col_chips.items():
                 if j < len(row):
-                    out.extend(_cell_drafts(found, chip, row[0], row[j], labels, "table-column"))
+                    cell = cell_drafts(found, chip, row[0], row[j], labels, "table-column")
+                    out.extend(cell)
+                    by_chip.append(cell)
+            for j in compare:
+                if j < len(row) and len(by_chip) == 2:
+                    out.extend(_compare_cell(found, by_chip, row[j]))
     elif row_chips:
         for i, chip in row_chips.items():
             row = rows[i]
             for j in range(1, min(len(row), len(header))):
-                out.extend(_cell_drafts(found, chip, header[j], row[j], labels, "table-row"))
+                out.extend(cell_drafts(found, chip, header[j], row[j], labels, "table-row"))
     return out
+
+
+def _compare_cell(found: Found, by_chip: list[list[Draft]], cell: Span) -> list[Draft]:
+    """The speed-up in a comparison column's cell, when each chip has one figure."""
+    figures = [q for q in found.within("quantities", cell.start, cell.end) if q.end <= cell.end]
+    if len(figures) != 1 or any(len(d) != 1 for d in by_chip):
+        return []
+    speedup = speedup_value(found.text, figures[0])
+    if speedup is None:
+        return []
+    d = compare_draft(by_chip[0][0], by_chip[1][0], figures[0], speedup, cell, "table-compare",
+                      found.lexicon)
+    return [] if d is None else [d]
 
 
 def _header_lacks_label(text: str, rows: list[list[Span]]) -> bool:
@@ -147,121 +170,6 @@ def _header_lacks_label(text: str, rows: list[list[Span]]) -> bool:
         return span.start - (text.rfind("\n", 0, span.start) + 1)
 
     return all(column(header[0]) > column(r[0]) + 2 for r in body if len(r) == common)
-
-
-def _label(found: Found, label: Span) -> tuple[Keyword | None, tuple | None, set[str]]:
-    """(attribute keyword, unit written in the label, qualifiers) of a row/column label."""
-    kws = _in(found, "keywords", label)
-    kw = None
-    if kws:
-        precise = [k for k in kws if k.attribute in PRECISE_ATTRS]
-        kw = precise[0] if precise else kws[0]
-    unit = None
-    units = units_of(found.lexicon)
-    m = units.in_label.search(found.text, label.start, label.end)
-    if m:
-        unit = units.info(m.group())
-    quals = {q.qualifier for q in _in(found, "qualifiers", label)}
-    return kw, unit, quals
-
-
-def _cell_drafts(found: Found, chip: Mention, label: Span, cell: Span,
-                 labels: dict[Span, tuple] | None = None, link: str = "") -> list[Draft]:
-    """Drafts of one cell; a label naming several precisions ("FP16/BF16") gives each.
-    ``labels`` remembers what each label says (a row's label serves every chip)."""
-    info = labels.get(label) if labels is not None else None
-    if info is None:
-        kw, unit, quals = _label(found, label)
-        group = [k for k in _in(found, "keywords", label) if k.attribute in PRECISE_ATTRS]
-        info = (kw, unit, quals, group)
-        if labels is not None:
-            labels[label] = info
-    kw, unit, quals, group = info
-    if kw is not None and len(group) > 1 and kw in group:
-        out = []
-        for k in group:
-            out.extend(_one_cell(found, chip, cell, k, unit, set(quals), link))
-        return out
-    return _one_cell(found, chip, cell, kw, unit, set(quals), link)
-
-
-def _one_cell(found: Found, chip: Mention, cell: Span, kw: Keyword | None, unit,
-              quals: set[str], link: str = "") -> list[Draft]:
-    quantities = found.within("quantities", cell.start, cell.end)
-    if not quantities:
-        return []
-    quals |= {q.qualifier for q in _in(found, "qualifiers", cell)}
-    pair = len(quantities) == 2 and "/" in found.text[quantities[0].end:quantities[1].start]
-    out = []
-    for i, q0 in enumerate(quantities):
-        q = q0
-        q = _with_unit(q, kw, unit)
-        if q is None or q.is_range:
-            continue
-        attribute = _attribute(q, kw)
-        if attribute is None:
-            continue
-        value, exp = in_canonical(q, attribute)
-        if not plausible(found.lexicon, attribute, value):
-            continue
-        cell_quals = set(quals)
-        if q0.pair and attribute in THROUGHPUT_ATTRS:
-            cell_quals -= {"dense", "sparse"}
-            cell_quals.add(q0.pair)
-        elif pair and attribute in THROUGHPUT_ATTRS:
-            cell_quals.add("dense" if i == 0 else "sparse")
-        if "dense" in cell_quals and "sparse" in cell_quals and not pair:
-            cell_quals -= {"dense", "sparse"}
-        if attribute not in THROUGHPUT_ATTRS:
-            cell_quals &= {"boost"}
-        if kw is not None and kw.qualifier:
-            cell_quals.add(kw.qualifier)
-        if attribute == "tf32":
-            cell_quals.discard("tensor")
-        operator = ">=" if OP_BEFORE.search(found.text[cell.start:q.start]) else "="
-        out.append(Draft(chip.entity, attribute, q, value, exp, Span(cell.start, cell.end),
-                         chip.variant, operator, ";".join(x for x in QUALIFIERS if x in cell_quals),
-                         link=link))
-    return out
-
-
-def _with_unit(q: Quantity, kw: Keyword | None, unit) -> Quantity | None:
-    """A bare number takes the label's unit, or the attribute's canonical one."""
-    if q.dimension != "bare":
-        return q
-    if unit is not None:
-        dimension, factor, written = unit
-        number = times(Number(q.value, q.precision_exp), factor)
-        return replace(q, value=number.value, precision_exp=number.precision_exp,
-                       dimension=dimension, written=written)
-    if kw is None:
-        return None
-    attr_unit = UNIT_FOR_ATTRIBUTE.get(kw.attribute)
-    if attr_unit:
-        dimension, written = attr_unit
-        if written == "MB":  # l2_cache: stored as GB in the bytes dimension
-            return replace(q, value=q.value / 1000, precision_exp=q.precision_exp - 3,
-                           dimension=dimension, written=written)
-        return replace(q, dimension=dimension, written=written)
-    if kw.attribute in THROUGHPUT_ATTRS:
-        return replace(q, dimension="throughput", written=ATTRIBUTE_UNITS[kw.attribute])
-    if "count" in kw.dims:
-        return replace(q, dimension="count")
-    return None
-
-
-def _attribute(q: Quantity, kw: Keyword | None) -> str | None:
-    if q.dimension == "ordinal":
-        if q.written == "PCIe" or (kw is not None and kw.attribute == "pcie_gen"):
-            return "pcie_gen"
-        if kw is not None and kw.attribute == "tensor_cores":
-            return "tensor_core_gen"
-        return None
-    if kw is not None and (q.dimension in kw.dims or (q.dimension == "count" and "count" in kw.dims)):
-        return kw.attribute
-    if q.dimension == "bytes":
-        return "l2_cache" if q.written == "MB" else "memory_size"
-    return DEFAULT_ATTRIBUTE.get(q.dimension)
 
 
 # -- run tables ------------------------------------------------------------------
@@ -329,6 +237,6 @@ def _run_rows(found: Found, header: list[Mention], stop_at: int,
         label = Span(kw.start, cells[0][0])
         for chip, (s0, e0, q) in zip(header, cells):
             if q is not None:
-                drafts.extend(_cell_drafts(found, chip, label, Span(s0, e0), labels, "run-table"))
+                drafts.extend(cell_drafts(found, chip, label, Span(s0, e0), labels, "run-table"))
         end = cells[-1][1]
     return drafts, end

@@ -34,9 +34,11 @@ class DataFile:
 DATA_FILES: dict[str, DataFile] = {
     "attributes.tsv": DataFile(("keyword", "attribute", "qualifier", "dims")),
     "chips.tsv": DataFile(("entity", "alias", "context")),
+    "chip_families.tsv": DataFile(("words", "canonical", "class", "code", "join", "prefix"),
+                                  "class", frozenset({"accelerator", "soc", "cpu"})),
     "cues.tsv": DataFile(("cue", "kind", "value"), "kind", frozenset({
-        "op_before", "op_after", "compare", "predecessor", "increase", "exclude",
-        "generic_metric"})),
+        "op_before", "op_after", "compare", "predecessor", "increase", "decrease", "exclude",
+        "generic_metric", "unit_part", "difference", "other_link"})),
     "error_hints.tsv": DataFile(("hint", "pattern")),
     "normalize_chars.tsv": DataFile(("action", "codepoints"), "action",
                                     frozenset({"delete", "keep", "space"})),

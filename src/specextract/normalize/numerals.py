@@ -6,10 +6,10 @@
 The character sets are data (``data/number_chars.tsv``): digits of other systems (Arabic-
 Indic "١٩.٥", Devanagari, mathematical bold "𝟏𝟗.𝟓") read as ASCII 0-9; a group
 separator (space, apostrophe, thin space...) between digit groups of three joins them as
-a comma does ("1 979" -> "1,979"); a combining mark inside a number is removed
-("1\u03039.5" -> "19.5"). Folding and joining keep the length; removing marks returns
-an offset map. Bidi controls are removed by the normalizer's invisible characters; here
-they are only counted, for the document's note.
+a comma does ("1 979" -> "1,979"; not in a run of numbers, "312 624 1248"); a combining
+mark inside a number is removed ("1\u03039.5" -> "19.5"). Folding and joining keep the
+length; removing marks returns an offset map. Bidi controls are removed by the
+normalizer's invisible characters; here they are only counted, for the document's note.
 """
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ class NumberChars:
     groups: re.Pattern          # a number with group separators between groups of three
     separator: re.Pattern       # one separator inside such a number
     marks: re.Pattern           # combining marks inside a number (one capturing group)
+    any_mark: re.Pattern        # any combining mark (a quick test before ``marks``)
     bidi: re.Pattern            # any bidi control
 
 
@@ -52,17 +53,28 @@ def number_chars(lex: Lexicon) -> NumberChars:
     mark = _class(sets["mark"])
     return NumberChars(
         digits, re.compile(_class(foreign)),
-        re.compile(rf"(?<![0-9.,]){_not_word}[0-9]{{1,3}}(?:{sep}[0-9]{{3}})+(?![0-9])"),
+        # the first digit, then what may not precede it (a digit, a point, a letter, a
+        # number and a separator); nor may a separator and a digit follow: "312 624 1248"
+        # is a list of numbers, not one
+        re.compile(rf"[0-9](?<![0-9.,][0-9])(?<![^\W\d_][0-9])(?<![0-9]{sep}[0-9])"
+                   rf"[0-9]{{0,2}}(?:{sep}[0-9]{{3}})+(?![0-9]|{sep}[0-9])"),
         re.compile(sep),
         re.compile(rf"((?<=[0-9]){mark}+(?=[0-9.,]|{sep}[0-9])|(?<=[0-9][.,]){mark}+(?=[0-9]))"),
+        re.compile(mark),
         re.compile(_class(sets["bidi"])))
 
 
-_not_word = r"(?<![^\W\d_])"     # not right after a letter ("A100 979" is no "100 979")
-
-
 def _class(chars) -> str:
-    return "[" + re.escape("".join(chars)) + "]"
+    """A character class of ``chars``, consecutive code points as ranges (a class of
+    single astral characters is scanned several times slower)."""
+    points = sorted({ord(c) for c in chars})
+    parts, start = [], 0
+    for i in range(1, len(points) + 1):
+        if i == len(points) or points[i] != points[i - 1] + 1:
+            lo, hi = points[start], points[i - 1]
+            parts.append(re.escape(chr(lo)) + ("" if lo == hi else "-" + re.escape(chr(hi))))
+            start = i
+    return "[" + "".join(parts) + "]"
 
 
 def fold_numbers(text: str, lexicon: Lexicon | None = None) -> tuple[str, OffsetMap | None]:
@@ -71,7 +83,9 @@ def fold_numbers(text: str, lexicon: Lexicon | None = None) -> tuple[str, Offset
     chars = lexicon_or_default(lexicon).built(number_chars)
     if chars.foreign.search(text):
         text = text.translate(chars.digits)
-    text, step = delete_matches(text, chars.marks)
+    step = None
+    if chars.any_mark.search(text):
+        text, step = delete_matches(text, chars.marks)
     return chars.groups.sub(lambda m: chars.separator.sub(",", m.group()), text), step
 
 
@@ -86,6 +100,6 @@ def number_notes(text: str, lexicon: Lexicon | None = None) -> list[str]:
     if n := len(chars.foreign.findall(text)):
         notes.append(f"{n} digits of other scripts read as 0-9")
         text = text.translate(chars.digits)
-    if n := len(chars.marks.findall(text)):
+    if chars.any_mark.search(text) and (n := len(chars.marks.findall(text))):
         notes.append(f"{n} combining marks inside numbers removed")
     return notes

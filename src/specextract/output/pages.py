@@ -1,10 +1,13 @@
-"""One document's report page: its original text with every claim highlighted by verdict.
+"""One document's report page: its original text with every claim highlighted by verdict,
+beside a compact list of the claims.
 
 Claims whose spans overlap are drawn as one highlight, coloured by the most serious
-verdict among them; its hover text (``title``) and the side table give each claim's
-attribute, value, expected value, diagnosis and source. Everything that comes from an
-article, a file name or a reference table is escaped; links are only ever ``#row-N``
-anchors or http(s) URLs.
+verdict among them; its hover text (``title``) and the claim list give each claim's
+value, the expected value with its unit, variant and condition, the verdict, the diagnosis,
+the source as a short citation and how the chip was found (link evidence). Everything that
+comes from an article, a file name or a reference table is escaped; links are only ever
+``#row-N`` anchors, report pages or http(s) URLs. The page's ``lang`` follows the
+document's script, and the fonts fall back to CJK fonts (see style.py).
 """
 from __future__ import annotations
 
@@ -14,28 +17,18 @@ from functools import lru_cache
 from html import escape
 
 from ..codebook import VERDICTS
+from ..extract.prose import LINKS
+from .citation import cite
+from .style import CSS
 from ..names import printable
 
 SEVERITY = ("contradicted", "approximate", "unverifiable", "supported")
 HTML_SPECIAL = re.compile(r"[&<>\"']")
 SAFE_CHARS = re.compile(r"[^A-Za-z0-9_-]+")
 HTTP_URL = re.compile(r"https?://[^\s\"'<>]+")
-COLOURS = {"supported": "#b7e4c7", "approximate": "#ffe08a", "contradicted": "#ff9b9b",
-           "unverifiable": "#d6d6d6"}
 CSP = ("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
        "style-src 'unsafe-inline'; img-src data:\">")
-CSS = """
-body{font:14px/1.5 system-ui,-apple-system,"Segoe UI","Noto Sans CJK SC",sans-serif;margin:1.5em;color:#222}
-h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.15em;margin-top:1.6em}
-table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top;text-align:left}
-td.src{overflow-wrap:anywhere;min-width:16em;max-width:30em;font-size:12px}.nw{white-space:nowrap}
-th{background:#f3f3f3}.num{text-align:right}.muted{color:#666}.error{color:#a00}
-.layout{display:flex;gap:1.5em;align-items:flex-start}.layout>div{flex:1 1 45%;min-width:0}
-.layout>div.side{flex-basis:55%;overflow-x:auto}
-pre.doc{white-space:pre-wrap;word-wrap:break-word;font:15px/1.7 inherit;background:#fafafa;border:1px solid #ddd;padding:1em}
-mark{padding:1px 2px;border-radius:3px}mark sup{font-size:10px;margin-left:1px}
-.legend span{display:inline-block;padding:1px 8px;margin-right:6px;border-radius:3px}
-""" + "".join(f".v-{v}{{background:{c}}}" for v, c in COLOURS.items())
+LANGS = ("zh-Hans", "zh-Hant", "en")
 
 
 def esc(text: str) -> str:
@@ -49,18 +42,30 @@ def safe_name(path: str, doc_id: str) -> str:
     return f"{slug}-{hashlib.sha256(path.encode('utf-8', 'surrogatepass')).hexdigest()[:10]}.html"
 
 
-def page(title: str, body: str) -> str:
-    return page_head(title) + body + PAGE_TAIL
+def page(title: str, body: str, lang: str = "en") -> str:
+    return page_head(title, lang) + body + PAGE_TAIL
 
 
-def page_head(title: str) -> str:
+def page_head(title: str, lang: str = "en") -> str:
     """A page up to its body's content (for pages written in pieces)."""
-    return (f"<!DOCTYPE html>\n<html lang=\"zh\"><head><meta charset=\"utf-8\">{CSP}"
+    return (f"<!DOCTYPE html>\n<html lang=\"{esc(lang)}\"><head><meta charset=\"utf-8\">{CSP}"
+            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{esc(title)}</title><style>{CSS}</style></head>\n"
             f"<body>\n")
 
 
 PAGE_TAIL = "\n</body></html>\n"
+
+
+def page_lang(script: str | None, text: str = "") -> str:
+    """The ``lang`` of a document's page: its detected script (zh-Hans, zh-Hant, en); a
+    mixed document is Chinese, traditional when its Han characters are."""
+    if script in LANGS:
+        return script
+    if script == "mixed" and text:
+        from ..normalize.script import is_traditional, script_counts
+        return "zh-Hant" if is_traditional(script_counts(text)) else "zh-Hans"
+    return "zh-Hans" if script == "mixed" else "en"
 
 
 def legend() -> str:
@@ -70,7 +75,7 @@ def legend() -> str:
 
 @lru_cache(maxsize=8192)   # a reference table's sources: the same few strings again and again
 def source_html(source: str) -> str:
-    """A source cell: its http(s) URLs as links, everything else as escaped text."""
+    """A source in full: its http(s) URLs as links, everything else as escaped text."""
     out, last = [], 0
     for m in HTTP_URL.finditer(source):
         out.append(esc(source[last:m.start()]))
@@ -81,15 +86,69 @@ def source_html(source: str) -> str:
     return "".join(out)
 
 
+@lru_cache(maxsize=8192)
+def citation_html(source: str) -> str:
+    """A source as a short citation (publisher or domain, title, date) linking to its URL;
+    the full source text on hover."""
+    if not source:
+        return ""
+    c = cite(source)
+    text = esc(c.text() or source[:40])
+    more = f" +{c.more}" if c.more else ""
+    if c.url:
+        return (f"<a class=\"cite\" href=\"{esc(c.url)}\" rel=\"noopener noreferrer\" "
+                f"title=\"{esc(source)}\">{text}</a>{more}")
+    return f"<span class=\"cite\" title=\"{esc(source)}\">{text}</span>{more}"
+
+
+def link_text(link: str) -> str:
+    """How a claim's chip was found, in words."""
+    return LINKS.get(link, link) if link else ""
+
+
+def claimed(r: dict[str, str]) -> str:
+    op = "" if r.get("operator", "=") in ("=", "") else r["operator"] + " "
+    return f"{op}{r['value']}"
+
+
+NOTE_PART = 40    # characters of a variant or condition shown in a claim's line
+
+
+def _short(text: str, n: int = NOTE_PART) -> str:
+    return text if len(text) <= n else text[:n - 1].rstrip() + "…"
+
+
+def expected_note(r: dict[str, str], cut: bool = False) -> str:
+    """"claimed → expected (unit, variant, condition)" of one claim (plain text); with
+    ``cut``, a long variant or condition is cut short."""
+    shorten = _short if cut else str
+    extra = [x for x in (r.get("unit", ""), shorten(r.get("expected_variant", "")),
+                         shorten(r.get("expected_condition", ""))) if x]
+    arrow = f" → {r['expected']}" if r.get("expected") else ""
+    return f"{claimed(r)}{arrow}" + (f" ({', '.join(extra)})" if extra else "")
+
+
+def with_variant(r: dict[str, str]) -> str:
+    """The chip, with the claim's variant, qualifiers and baseline."""
+    extra = [x for x in (r.get("variant", ""), r.get("qualifier", "")) if x]
+    if r.get("baseline"):
+        extra.append(f"vs {r['baseline']}" + (f" {r['metric']}" if r.get("metric") else ""))
+    return r["entity"] + (f" ({', '.join(extra)})" if extra else "")
+
+
 def claim_summary(n: int, row: dict[str, str]) -> str:
     """The hover text of one claim (plain text; escaped where it is inserted)."""
-    parts = [f"#{n} {row['verdict']}: {row['entity']} {row['attribute']} "
-             f"{row['operator']} {row['value']} {row['unit']}"]
+    parts = [f"#{n} {row['verdict']}: {with_variant(row)} {row['attribute']} "
+             f"{expected_note(row)}"]
     if row.get("expected"):
         parts.append(f"expected {row['expected']} {row['unit']}")
-    for key in ("diagnosis", "self_contradiction", "source"):
+    for key in ("diagnosis", "self_contradiction"):
         if row.get(key):
             parts.append(f"{key.replace('_', ' ')}: {row[key]}")
+    if row.get("link"):
+        parts.append(f"chip found by: {link_text(row['link'])}")
+    if row.get("source"):
+        parts.append(f"source: {cite(row['source']).text()}")
     return "\n".join(parts)
 
 
@@ -125,40 +184,51 @@ def _severity(verdict: str) -> int:
     return SEVERITY.index(verdict) if verdict in SEVERITY else len(SEVERITY)
 
 
-def claims_table(rows: list[dict[str, str]]) -> str:
-    head = ("<tr><th>#</th><th>verdict</th><th>chip</th><th>attribute</th><th>value</th>"
-            "<th>surface</th><th>expected</th><th>diagnosis</th><th>source</th></tr>")
-    body = []
-    for n, r in enumerate(rows, 1):
-        value = " ".join(x for x in (r["operator"] if r["operator"] != "=" else "",
-                                     r["value"], r["unit"]) if x)
-        diagnosis = "; ".join(x for x in (r.get("diagnosis", ""), r.get("self_contradiction", ""))
-                              if x)
-        expected = f"{r['expected']} {r['unit']}" if r.get("expected") else ""
-        body.append(
-            f"<tr id=\"row-{n}\"><td class=\"num\">{n}</td>"
-            f"<td class=\"v-{esc(r['verdict'])}\">{esc(r['verdict'])}</td>"
-            f"<td>{esc(_with_variant(r))}</td><td>{esc(r['attribute'])}</td>"
-            f"<td class=\"nw\">{esc(value)}</td><td>{esc(r['surface'])}</td>"
-            f"<td class=\"nw\">{esc(expected)}</td>"
-            f"<td>{esc(diagnosis)}</td><td class=\"src\">{source_html(r.get('source', ''))}</td></tr>")
-    return f"<table>{head}{''.join(body)}</table>" if body else "<p>No claims found.</p>"
+def claim_item(n: int | None, r: dict[str, str], doc_link: str = "", lang: str = "") -> str:
+    """One claim as a compact list item: verdict, chip and attribute, "claimed → expected
+    (unit, variant, condition)"; then the diagnosis; then the source's citation and how the
+    chip was found. ``doc_link`` (HTML) names the document, on pages listing many; ``lang``
+    is the article's (its quoted surface)."""
+    diagnosis = "; ".join(x for x in (r.get("diagnosis", ""), r.get("self_contradiction", ""))
+                          if x)
+    link = link_text(r.get("link", ""))
+    anchor = f" id=\"row-{n}\"" if n is not None else ""
+    number = f"<span class=\"n\">{n}</span> " if n is not None else ""
+    title = f" title=\"chip found by: {esc(link)}\"" if link else ""
+    quoted = f"<span lang=\"{esc(lang)}\">{esc(r['surface'])}</span>" if lang else \
+        esc(r.get("surface", ""))
+    head = (f"{number}<span class=\"badge v-{esc(r['verdict'])}\">{esc(r['verdict'])}</span> "
+            f"{doc_link}<b{title}>{esc(with_variant(r))}</b> {esc(r['attribute'])} "
+            f"<span class=\"fig\" title=\"{esc(expected_note(r))}\">"
+            f"{esc(expected_note(r, cut=True))}</span>")
+    lines = [f"<div class=\"l1\">{head}</div>"]
+    if diagnosis:
+        lines.append(f"<div class=\"diag\">{esc(diagnosis)}</div>")
+    meta = [x for x in (citation_html(r.get("source", "")),
+                        f"link: {esc(link)}" if link else "",
+                        f"“{quoted}”" if r.get("surface") else "") if x]
+    if meta:
+        lines.append(f"<div class=\"meta\">{' · '.join(meta)}</div>")
+    return f"<li{anchor}>{''.join(lines)}</li>"
 
 
-def _with_variant(r: dict[str, str]) -> str:
-    extra = [x for x in (r.get("variant", ""), r.get("qualifier", "")) if x]
-    if r.get("baseline"):
-        extra.append(f"vs {r['baseline']}" + (f" {r['metric']}" if r.get("metric") else ""))
-    return r["entity"] + (f" ({', '.join(extra)})" if extra else "")
+def claims_list(rows: list[dict[str, str]], lang: str = "") -> str:
+    items = "".join(claim_item(n, r, lang=lang) for n, r in enumerate(rows, 1))
+    return f"<ol class=\"claims\">{items}</ol>" if items else "<p>No claims found.</p>"
 
 
 def document_page(doc: dict, rows: list[dict[str, str]]) -> str:
     """The HTML of one document's page (``doc`` is a store documents row with text)."""
+    text = doc.get("text") or ""
+    lang = page_lang(doc.get("script"), text)
     info = " · ".join(esc(str(doc.get(k) or "")) for k in ("script", "encoding", "format"))
-    body = (f"<p><a href=\"../index.html\">← report</a></p>"
+    counts = {v: sum(r["verdict"] == v for r in rows) for v in VERDICTS}
+    tally = " · ".join(f"<span class=\"badge v-{v}\">{n} {v}</span>"
+                       for v, n in counts.items() if n)
+    body = (f"<p class=\"nav\"><a href=\"../index.html\">← report</a></p>"
             f"<h1>{esc(printable(doc['doc_id']))}</h1>"
-            f"<p class=\"muted\">{esc(printable(doc['path']))}<br>{info} · {len(rows)} claims</p>"
-            f"{legend()}<div class=\"layout\"><div><pre class=\"doc\">"
-            f"{highlighted_text(doc.get('text') or '', rows)}</pre></div>"
-            f"<div class=\"side\">{claims_table(rows)}</div></div>")
-    return page(f"{printable(doc['doc_id'])} · specextract", body)
+            f"<p class=\"muted path\">{esc(printable(doc['path']))}<br>{info} · {len(rows)} claims "
+            f"{tally}</p>"
+            f"<div class=\"layout\"><pre class=\"doc\">{highlighted_text(text, rows)}</pre>"
+            f"<div class=\"side\" lang=\"en\">{claims_list(rows, lang)}</div></div>")
+    return page(f"{printable(doc['doc_id'])} · specextract", body, lang)

@@ -138,6 +138,16 @@ class Store:
             raise
         return cls(path, conn, lock)
 
+    @classmethod
+    def in_memory(cls) -> "Store":
+        """An empty store in memory (no file, no lock): to run the store's queries over
+        claims that were never stored, as ``check.consensus`` does."""
+        conn = sqlite3.connect(":memory:")
+        conn.executescript(_schema_sql())
+        conn.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
+        conn.execute("PRAGMA foreign_keys = ON")
+        return cls(Path(":memory:"), conn, None)
+
     def close(self) -> None:
         self.conn.close()
         if self._lock:

@@ -1,0 +1,96 @@
+"""Chip model names the lexicon does not list, recognised by their product line.
+
+A line word (any script) and a model code ("RTX 4060 Ti", "昇騰310P", "TPU v5p", "高通8295")
+name a chip; data/chip_families.tsv lists the lines, their canonical word, class and code
+shape. The entity is the codebook's model name: the line's canonical word and the code,
+vendor words left out. CPUs and SoCs are recognised too (class ``cpu``/``soc``): they
+are chips a figure may be about, so that it never goes to an accelerator nearby.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..lexicon.lexicon import Lexicon, lexicon_or_default
+
+SUFFIX = r"(?:[\s\-]?(?:Ti|TI|Super|SUPER|Ultra|Pro|Max|Plus|XTX|XT|GRE|Ada)(?![a-z]))"
+SUFFIX_WORDS = {w.lower(): w for w in ("Ti", "Super", "Ultra", "Pro", "Max", "Plus", "XTX", "XT",
+                                       "GRE", "Ada", "Gen", "Bionic", "Elite", "Nano", "AGX",
+                                       "NX", "CPX")}
+# a series, a family or an architecture is no model ("RTX 40系列", "MI300 family", "Rubin架构")
+NOT_AFTER = re.compile(r"(?<!\s)\s*+(?:系列|系(?![统統])|家族|架构|架構|平台|(?i:series|family|architecture|platform)(?![a-z]))")
+GLUED_SUFFIX = re.compile(r"(?<=[0-9])(?=(?i:Ti|Super|Ultra|Pro|Max|Plus|Gen|Elite|Bionic)(?![a-z]))"
+                          r"|(?<=Gen)(?=[0-9])|(?<=[0-9]{4})(?=D$)")
+
+
+@dataclass(frozen=True)
+class Family:
+    """One product line of data/chip_families.tsv."""
+
+    canonical: str
+    cls: str
+    join: str
+    prefix: re.Pattern | None
+
+
+@dataclass(frozen=True)
+class Named:
+    """A model name found in the text: span, canonical entity and class."""
+
+    start: int
+    end: int
+    entity: str
+    cls: str
+
+
+def _word(word: str) -> str:
+    """A line word as a regex: long Latin words in any case, a left boundary before Latin."""
+    body = re.escape(word).replace(r"\ ", r"\s?")
+    if word[0].isascii() and word[0].isalpha():
+        alpha = sum(ch.isalpha() for ch in word)
+        return r"(?<![A-Za-z0-9])" + (f"(?i:{body})" if alpha >= 4 else body)
+    return body
+
+
+def families(lex: Lexicon) -> tuple[re.Pattern, tuple[Family, ...]]:
+    """The product lines' one pattern and their Family records (built once per lexicon)."""
+    rows = lex.rows("chip_families.tsv")
+    parts, lines = [], []
+    for i, r in enumerate(rows):
+        words = sorted(r["words"].split("|"), key=len, reverse=True)
+        code = r["code"].replace("{S}", SUFFIX + "{0,2}")
+        sep = r"[\s\-]?" if words[0][-1].isascii() else r"\s?"
+        parts.append(f"(?P<w{i}>{'|'.join(_word(w) for w in words)}){sep}(?P<c{i}>{code})")
+        prefix = re.compile(f"(?:{r['prefix']})[\\s\\-]*$") if r["prefix"] else None
+        lines.append(Family(r["canonical"], r["class"], r["join"], prefix))
+    pattern = re.compile("(?:" + "|".join(parts) + r")(?![A-Za-z0-9])")
+    return pattern, tuple(lines)
+
+
+def model_name(canonical: str, code: str, join: str) -> str:
+    """The entity of a line word and code: "RTX", "4060ti" -> "RTX 4060 Ti"."""
+    code = GLUED_SUFFIX.sub(" ", code.strip())
+    words = [SUFFIX_WORDS.get(w.lower(), w) for w in code.split()]
+    model = " ".join(words)
+    if not canonical:
+        return model
+    if not model:
+        return canonical
+    return canonical + (" " if join == "space" else "") + model
+
+
+def find_names(text: str, lexicon: Lexicon | None = None) -> list[Named]:
+    """Model names of the product lines in data/chip_families.tsv, in text order."""
+    pattern, lines = lexicon_or_default(lexicon).built(families)
+    out = []
+    for m in pattern.finditer(text):
+        i = next(j for j in range(len(lines)) if m.group(f"c{j}") is not None)
+        fam = lines[i]
+        if fam.prefix is not None and not fam.prefix.search(text, max(0, m.start() - 16), m.start()):
+            continue
+        if NOT_AFTER.match(text, m.end()):
+            continue
+        canonical = m.group(f"w{i}") if fam.canonical == "=" else fam.canonical
+        entity = model_name(canonical, m.group(f"c{i}"), fam.join)
+        out.append(Named(m.start(), m.end(), entity, fam.cls))
+    return out

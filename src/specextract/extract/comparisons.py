@@ -1,0 +1,49 @@
+"""The value of a speed-up figure, from the words around it (codebook, Conversions).
+
+``speedup_value`` reads a ratio or percentage in prose as the subject's figure over the
+baseline's: "提升50%" / "高出50%" / "50% faster" are 1.5; "降低12.8%" / "12.8% lower" are
+0.872; "只有 H100 的 20%" / "是H100算力的15%" are 0.2 / 0.15; "N倍" / "Nx" are N, and
+"提升一倍" / "快一倍" (一倍 with a word of increase) is 2. A percentage with none of these
+words around it is no speed-up (a share, a yield, a utilisation).
+"""
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from ..lexicon.lexicon import Lexicon
+from .cues import cue_pattern
+from .quantities import Quantity
+
+# "是H100的15%", "仅相当于H100的20%", "只有 H100 算力的 20%": a share of the other chip
+FRACTION_HEAD = re.compile(r"(?:是|为|相当于|只有|仅有|仅为|仅|约为|约是)[^，。,;；%]{0,16}?[的嘅]\s*+(?:约|大约|近)?\s*+$")
+FRACTION_TAIL = re.compile(r"^\s*+(?:左右|上下)?\s*+(?:[，。,;；）)]|$)")
+ONLY_HEAD = re.compile(r"(?<![A-Za-z])(?:only|just|merely)\s++$", re.IGNORECASE)  # "only 20% of the H100's"
+OF_TAIL = re.compile(r"^\s++of\s", re.IGNORECASE)
+ONE_FOLD = re.compile(r"(?:提升|提高|增加|增长|快|加快|高出|多出|翻)了?\s*+$")
+
+
+def speedup_value(lex: Lexicon, text: str, q: Quantity, start: int, end: int) -> tuple[Decimal, int] | None:
+    """(value, precision exponent) of ratio or percent ``q`` as a speed-up, reading the
+    sentence ``text[start:end]`` around it; None when it is no comparison."""
+    if q.dimension == "percent":
+        return _percent(lex, text, q, start, end)
+    if q.written == "x" and q.value == 1 and text[q.end - 1:q.end] == "倍" \
+            and ONE_FOLD.search(text, max(start, q.start - 6), q.start):
+        return Decimal(2), 0  # "提升一倍": doubled
+    return q.value, q.precision_exp
+
+
+def _percent(lex: Lexicon, text: str, q: Quantity, start: int, end: int) -> tuple[Decimal, int] | None:
+    near = text[max(start, q.start - 8):q.start] + " " + text[q.end:min(end, q.end + 10)]
+    exp = q.precision_exp - 2
+    if cue_pattern(lex, "decrease").search(near):
+        return 1 - q.value / 100, exp
+    if cue_pattern(lex, "increase").search(near):
+        return 1 + q.value / 100, exp
+    head = text[max(start, q.start - 24):q.start]
+    tail = text[q.end:min(end, q.end + 6)]
+    if (FRACTION_HEAD.search(head) and FRACTION_TAIL.match(tail)) \
+            or (ONLY_HEAD.search(head) and OF_TAIL.match(tail)):
+        return q.value / 100, exp
+    return None

@@ -1,0 +1,92 @@
+"""Figures in prose that are no spec claim of the chip (codebook, "What counts as a claim").
+
+Each test looks at the text right around one figure, with the cue words of data/cues.tsv
+(read through the :class:`Lexicon`):
+
+* per-unit figures: "每个 SM 有 64 个 FP32 单元", "(8 per SM)", "40GB/s per link";
+* differences between two chips: "低了 17 TFLOPS", "多了1280亿个", "+1100 MHz";
+* memory pin speed: "21Gbps GDDR6X" (a few Gb/s is a data rate per pin, not bandwidth);
+* interconnects other than NVLink: HCCS, Infinity Fabric, die-to-die and chip-to-chip links;
+* caches other than L2: "40GB的高速缓存";
+* thresholds about chips in general: "超出 4800 TOPS 的芯片将被禁止".
+"""
+from __future__ import annotations
+
+import re
+
+from ..lexicon.lexicon import Lexicon
+from .cues import cue_pattern
+from .quantities import Quantity
+
+PIN_SPEED_MAX = 5  # GB/s: a figure in Gb/s below this is a per-pin data rate
+DIFFERENCE_SIGN = re.compile(r"(?<![\w.])[+＋]\s*+$")
+CACHE_AFTER = re.compile(r"^\s*+(?:的\s*+)?(?:(?:高速|一级|三级|L1|L3)\s*+)?(?:缓存|cache)", re.IGNORECASE)
+GENERIC_CHIPS_AFTER = re.compile(r"^\s*+(?:(?:以上|及以上)\s*+)?的\s*+(?:芯片|GPU|产品|显卡|加速器|处理器)")
+THRESHOLD_BEFORE = re.compile(r"(?:超过|超出|大于|高于|高过|不低于|达到或超过)\s*+$")
+
+
+def _per_unit_before(lex: Lexicon) -> re.Pattern:
+    units = cue_pattern(lex, "unit_part").pattern
+    return re.compile(rf"(?:每|单)\s*+(?:一\s*+)?(?:(?:个|组|条|颗|块|路)\s*+)?(?:{units})"
+                      rf"|(?<![A-Za-z])(?:per|each|every)\s+(?:{units})", re.IGNORECASE)
+
+
+def _per_unit_after(lex: Lexicon) -> re.Pattern:
+    units = cue_pattern(lex, "unit_part").pattern
+    return re.compile(rf"^[^，。,;；()（）\n]{{0,20}}?(?:(?<![A-Za-z])per\s+|/\s*|每\s*(?:个|组|条|颗)?\s*)"
+                      rf"(?:MIG\s++)?(?:{units})", re.IGNORECASE)
+
+
+def per_unit(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> bool:
+    """Is the figure given per SM / GPC / link / stack / ... rather than per chip?"""
+    closed = max(text.rfind(")", clause_start, q.start), text.rfind("）", clause_start, q.start))
+    if lex.built(_per_unit_before).search(text, max(clause_start, closed + 1), q.start):
+        return True  # (an aside closed before the figure is not about it: "304 CUs (38 per XCD) and 192GB")
+    return bool(lex.built(_per_unit_after).match(text[q.end:q.end + 40]))
+
+
+def difference(lex: Lexicon, text: str, q: Quantity) -> bool:
+    """'低了 17 TFLOPS', '多了1280亿个', '+1100 MHz': a gap between two figures (a
+    percentage is a speed-up and is read elsewhere)."""
+    if q.dimension in ("percent", "ratio"):
+        return False
+    head = text[max(0, q.start - 8):q.start]
+    return bool(cue_pattern(lex, "difference", "$").search(head) or DIFFERENCE_SIGN.search(head))
+
+
+def pin_speed(q: Quantity) -> bool:
+    """'21Gbps GDDR6X', '速率 16Gbps': a per-pin data rate, not memory bandwidth."""
+    return q.dimension == "bandwidth" and q.written == "Gb/s" and q.value < PIN_SPEED_MAX
+
+
+def other_link(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> bool:
+    """A bandwidth of an interconnect other than NVLink named in the clause before it."""
+    if q.dimension != "bandwidth":
+        return False
+    head = text[clause_start:q.start]
+    links = cue_pattern(lex, "other_link")
+    return bool(links.search(head) or links.match(text, q.end, min(len(text), q.end + 24)))
+
+
+def cache(text: str, q: Quantity) -> bool:
+    """'40GB的高速缓存': a cache other than L2 (an L2 figure has its own keyword)."""
+    return q.dimension == "bytes" and bool(CACHE_AFTER.match(text[q.end:q.end + 12]))
+
+
+def threshold(text: str, q: Quantity) -> bool:
+    """'计算性能超出 4800 TOPS 的芯片': a limit about chips in general."""
+    return bool(THRESHOLD_BEFORE.search(text[max(0, q.start - 6):q.start])
+                and GENERIC_CHIPS_AFTER.match(text[q.end:q.end + 12]))
+
+
+def not_a_claim(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> str:
+    """Why the figure is no claim ('' when it may be one)."""
+    for why, test in (("per-unit", lambda: per_unit(lex, text, q, clause_start)),
+                      ("difference", lambda: difference(lex, text, q)),
+                      ("pin-speed", lambda: pin_speed(q)),
+                      ("other-link", lambda: other_link(lex, text, q, clause_start)),
+                      ("cache", lambda: cache(text, q)),
+                      ("threshold", lambda: threshold(text, q))):
+        if test():
+            return why
+    return ""

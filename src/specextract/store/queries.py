@@ -1,0 +1,169 @@
+"""The queries the report draws from: named functions over a store's connection that return
+plain rows (tuples or dicts of strings and numbers), streamed from SQLite, never the whole
+claims table in memory.
+
+    for row in queries.verdicts_by(store.conn, "entity"): ...
+
+Every function takes the ``sqlite3.Connection`` of a Store. Verdict counts come in the
+order of ``codebook.VERDICTS``.
+"""
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+
+from ..codebook import CONTRADICTED, VERDICTS
+
+_COUNTS = ", ".join(f"sum(c.verdict = '{v}')" for v in VERDICTS)
+DIAGNOSIS_KIND_MAX = 40   # a diagnosis kind is the text before its first ':', if that short
+DIAGNOSIS_KIND = (f"CASE WHEN instr(coalesce(c.diagnosis, ''), ':') BETWEEN 2 AND "
+                  f"{DIAGNOSIS_KIND_MAX} THEN substr(c.diagnosis, 1, instr(c.diagnosis, ':') - 1)"
+                  f" WHEN coalesce(c.diagnosis, '') = '' THEN '' ELSE 'other' END")
+# Ranked worst-first: most contradicted claims, then the largest share of them.
+_RANK = ("ORDER BY d.status = 'ok', contradicted DESC, "
+         "CAST(contradicted AS REAL) / max(d.n_claims, 1) DESC, d.doc_id, d.path")
+
+
+def last_run(conn: sqlite3.Connection) -> dict:
+    """The newest run's row (empty when the store has none)."""
+    cur = conn.execute("SELECT * FROM runs ORDER BY run_id DESC LIMIT 1")
+    row = cur.fetchone()
+    return dict(zip([d[0] for d in cur.description], row)) if row else {}
+
+
+def page_states(conn: sqlite3.Connection) -> Iterator[tuple[str, str, str, str, str]]:
+    """(path, doc_id, content_hash, pipeline_version, check_version) of every ok document."""
+    return iter(conn.execute("SELECT path, doc_id, content_hash, pipeline_version, "
+                             "check_version FROM documents WHERE status = 'ok'"))
+
+
+def verdicts_by(conn: sqlite3.Connection, column: str) -> list[tuple]:
+    """(key, count per verdict...) per value of the claims' ``column`` (entity or
+    attribute), most claims first."""
+    if column not in ("entity", "attribute"):
+        raise ValueError(f"verdicts are counted by entity or attribute, not {column!r}")
+    return conn.execute(f"SELECT coalesce(c.{column}, ''), {_COUNTS} FROM claims c "
+                        f"GROUP BY 1 ORDER BY count(*) DESC, 1").fetchall()
+
+
+def documents_histogram(conn: sqlite3.Connection, bins: tuple[int, ...]) -> list[int]:
+    """How many ok documents have 0, 1, ... contradicted claims: one count per bin, a bin
+    holding the counts from its lower bound up to the next bin's (the last: and above)."""
+    counts = [0] * len(bins)
+    for n, docs in conn.execute(
+            "SELECT coalesce(k, 0), count(*) FROM documents d LEFT JOIN (SELECT path, count(*) "
+            "AS k FROM claims WHERE verdict = ? GROUP BY path) c ON c.path = d.path "
+            "WHERE d.status = 'ok' GROUP BY 1", (CONTRADICTED,)):
+        counts[max(i for i, low in enumerate(bins) if n >= low)] += docs
+    return counts
+
+
+def document_totals(conn: sqlite3.Connection) -> tuple[int, int]:
+    """(ok documents, failed documents)."""
+    ok, failed = conn.execute("SELECT coalesce(sum(status = 'ok'), 0), "
+                              "coalesce(sum(status != 'ok'), 0) FROM documents").fetchone()
+    return ok, failed
+
+
+def documents_ranked(conn: sqlite3.Connection, limit: int | None = None) -> Iterator[dict]:
+    """Documents worst-first (failed ones last): path, doc_id, status, reason, error,
+    script, n_claims and a count per verdict (``counts``, VERDICTS order)."""
+    cur = conn.execute(
+        f"SELECT d.path, d.doc_id, d.status, d.reason, d.error, d.script, d.n_claims, "
+        f"{_COUNTS}, sum(c.verdict = '{CONTRADICTED}') AS contradicted "
+        f"FROM documents d LEFT JOIN claims c ON c.path = d.path GROUP BY d.path {_RANK}"
+        + (" LIMIT ?" if limit is not None else ""), (limit,) if limit is not None else ())
+    for path, doc_id, status, reason, error, script, n_claims, *counts in cur:
+        yield {"path": path, "doc_id": doc_id, "status": status, "reason": reason or "",
+               "error": error or "", "script": script or "", "n_claims": n_claims,
+               "counts": tuple(n or 0 for n in counts[:len(VERDICTS)])}
+
+
+def failed_documents(conn: sqlite3.Connection, limit: int | None = None) -> Iterator[tuple]:
+    """(path, doc_id, reason, error) of failed documents, by doc_id and path."""
+    return iter(conn.execute(
+        "SELECT path, doc_id, coalesce(reason, ''), coalesce(error, '') FROM documents "
+        "WHERE status != 'ok' ORDER BY doc_id, path" + (" LIMIT ?" if limit else ""),
+        (limit,) if limit else ()))
+
+
+def contradicted_groups(conn: sqlite3.Connection) -> list[tuple[str, str, int]]:
+    """(chip, diagnosis kind, claims) of the contradicted claims, largest group first; the
+    kind is the diagnosis up to its first ':' ("misattributed", "unit mix-up", ...)."""
+    return conn.execute(
+        f"SELECT coalesce(c.entity, ''), {DIAGNOSIS_KIND}, count(*) FROM claims c "
+        f"WHERE c.verdict = ? GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2", (CONTRADICTED,)).fetchall()
+
+
+CLAIM_FIELDS = ("path", "doc_id", "page_doc_id", "entity", "attribute", "operator", "value",
+                "unit", "surface", "variant", "qualifier", "baseline", "metric", "link",
+                "verdict", "expected", "expected_variant", "expected_condition", "diagnosis",
+                "source", "self_contradiction")
+
+
+def contradicted_in_group(conn: sqlite3.Connection, entity: str, kind: str,
+                          limit: int | None = None) -> Iterator[dict[str, str]]:
+    """The contradicted claims of one group (``contradicted_groups``), in document and text
+    order, as dicts of CLAIM_FIELDS (``page_doc_id``: the doc_id of the document's page,
+    "" when it has none)."""
+    cols = ", ".join(f"coalesce(c.{_q(f)}, '')" for f in CLAIM_FIELDS if f != "page_doc_id")
+    cur = conn.execute(
+        f"SELECT CASE WHEN d.status = 'ok' THEN d.doc_id ELSE '' END, {cols} FROM claims c "
+        f"LEFT JOIN documents d ON d.path = c.path WHERE c.verdict = ? "
+        f"AND coalesce(c.entity, '') = ? AND {DIAGNOSIS_KIND} = ? "
+        f"ORDER BY c.doc_id, c.path, c.seq" + (" LIMIT ?" if limit is not None else ""),
+        (CONTRADICTED, entity, kind) + ((limit,) if limit is not None else ()))
+    others = [f for f in CLAIM_FIELDS if f != "page_doc_id"]
+    for page_doc_id, *cells in cur:
+        yield {"page_doc_id": page_doc_id, **dict(zip(others, cells))}
+
+
+def _q(name: str) -> str:
+    return f'"{name}"'
+
+
+# One line per (entity, attribute, baseline, metric, value) over all claims: documents (by
+# path) and claims stating it, its verdicts by count (ties: first seen), most-stated first;
+# groups in the order claims are listed (doc_id, path, seq) break the remaining ties. This
+# is what consensus means: check.consensus runs the same query over a temporary store.
+_VERDICT_SUMS = ", ".join(f"sum(verdict = '{v}'), min(CASE WHEN verdict = '{v}' THEN rn END)"
+                          for v in VERDICTS)
+CONSENSUS_SQL = f"""
+WITH c AS (
+  SELECT coalesce(entity, '') AS entity, coalesce(attribute, '') AS attribute,
+         coalesce(baseline, '') AS baseline, coalesce(metric, '') AS metric,
+         coalesce(value, '') AS value, verdict, expected, path,
+         row_number() OVER (ORDER BY doc_id, path, seq) AS rn
+  FROM claims)
+SELECT entity, attribute, baseline, metric, value, count(DISTINCT path) AS documents,
+       count(*), {_VERDICT_SUMS},
+       group_concat(DISTINCT CASE WHEN attribute = 'speedup' AND expected != ''
+                                  THEN expected END),
+       min(rn) AS first
+FROM c GROUP BY entity, attribute, baseline, metric, value
+ORDER BY documents DESC, entity, attribute, value, first
+"""
+
+
+def consensus(conn: sqlite3.Connection, limit: int | None = None) -> Iterator[dict]:
+    """Consensus lines: entity, attribute, baseline, metric, value, documents, claims,
+    verdicts ("supported:3; contradicted:1", most first) and ``speedup_expected`` (the
+    expected values of speed-up claims, comma-separated)."""
+    sql = CONSENSUS_SQL + (" LIMIT ?" if limit is not None else "")
+    for row in conn.execute(sql, (limit,) if limit is not None else ()):
+        entity, attribute, baseline, metric, value, documents, claims = row[:7]
+        counts = row[7:7 + 2 * len(VERDICTS)]
+        seen = sorted((-counts[2 * i], counts[2 * i + 1], v) for i, v in enumerate(VERDICTS)
+                      if counts[2 * i])
+        yield {"entity": entity, "attribute": attribute, "baseline": baseline,
+               "metric": metric, "value": value, "documents": documents, "claims": claims,
+               "verdicts": "; ".join(f"{v}:{-n}" for n, _, v in seen),
+               "speedup_expected": row[7 + 2 * len(VERDICTS)] or ""}
+
+
+def consensus_count(conn: sqlite3.Connection) -> int:
+    """How many consensus lines there are."""
+    (n,) = conn.execute("SELECT count(*) FROM (SELECT 1 FROM claims GROUP BY "
+                        "coalesce(entity, ''), coalesce(attribute, ''), coalesce(baseline, ''),"
+                        " coalesce(metric, ''), coalesce(value, ''))").fetchone()
+    return n

@@ -1,0 +1,40 @@
+"""Table readers: data-driven layouts (cases/tables.tsv) and the glued-cell splitter."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import read_cases
+from specextract.extract.gluedcells import parses
+from test_extract_components import _claim_keys, _decode, _items, _marks
+
+TABLES = read_cases("tables.tsv")
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c["id"], marks=_marks(c)) for c in TABLES])
+def test_table_layouts(case):
+    keys = _claim_keys(_decode(case["text"]))
+    for item in _items(case.get("expect", "")):
+        assert item in keys, f"missing {item}; got {sorted(keys)}"
+    for item in _items(case.get("reject", "")):
+        assert item not in keys, f"unwanted {item}; got {sorted(keys)}"
+
+
+def _numbers(text: str, n: int, keep=lambda p: True) -> list[list[list[str]]]:
+    return [[[] if c is None else [p.number for p in c] for c in cells]
+            for cells in parses(text, 0, len(text), n, keep)]
+
+
+def test_glued_digits_never_start_a_number_with_zero():
+    watts = lambda p: 5 <= float(p.number) <= 5000  # noqa: E731 (a plausible power)
+    assert _numbers("250300400400", 4, watts) == [[["250"], ["300"], ["400"], ["400"]]]
+    assert ["0"] not in sum(_numbers("250300400400", 4), [])  # a lone 0 is no cell either
+
+
+def test_glued_cells_keep_units_notes_and_pairs():
+    assert _numbers("1770MHz1695MHz", 2) == [[["1770"], ["1695"]]]
+    assert [["576"], ["328"]] in _numbers("576(2nd Gen)328(3rd Gen)", 2)
+    assert [[], ["35.6", "71"]] in _numbers("NA35.6 / 71", 2)
+
+
+def test_glued_cells_too_many_readings_is_none():
+    assert parses("1" * 40, 0, 40, 6) is None
