@@ -10,7 +10,7 @@ import pytest
 
 from specextract.lexicon.files import data_path
 from specextract.errors import DataFileError, SpecExtractError
-from specextract.check.reference import ReferenceError, attribute_specs, load_reference
+from specextract.check.reference import ReferenceTableError, attribute_specs, load_reference
 from specextract.check.rules import parse_ratio
 from specextract.codebook import ATTRIBUTES
 
@@ -165,7 +165,7 @@ def test_broken_table_names_file_row_and_problem(tmp_path: Path, lines, line: in
         path = write_table(tmp_path, GOOD, header=HEADER.rsplit(",", 1)[0])
     else:
         path = write_table(tmp_path, GOOD + lines)
-    with pytest.raises(ReferenceError) as caught:
+    with pytest.raises(ReferenceTableError) as caught:
         load_reference(path)
     err = caught.value
     assert isinstance(err, DataFileError) and isinstance(err, SpecExtractError)
@@ -179,14 +179,14 @@ def test_broken_marketing_ratio_names_its_file(tmp_path: Path) -> None:
     ratios = tmp_path / "marketing_ratios.csv"
     ratios.write_text("subject,baseline,ratio,condition,source\nA100,V100,a lot,peak,blog\n",
                       encoding="utf-8")
-    with pytest.raises(ReferenceError) as caught:
+    with pytest.raises(ReferenceTableError) as caught:
         load_reference(tmp_path)
     assert (caught.value.path, caught.value.row) == (str(ratios), 2)
     assert "no 'Nx' or 'N%' figure" in str(caught.value)
 
 
 def test_missing_file(tmp_path: Path) -> None:
-    with pytest.raises(ReferenceError) as caught:
+    with pytest.raises(ReferenceTableError) as caught:
         load_reference(tmp_path / "nowhere.csv")
     assert "cannot read" in str(caught.value)
 

@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 
 from specextract import check
-from specextract.check.reference import ReferenceError, load_reference
+from specextract.check.reference import ReferenceTableError, load_reference
 from specextract.records import Claim
 
 HEADER = "chip,variant,attribute,value,unit,condition,source,confidence\n"
@@ -50,7 +50,7 @@ def test_overlays_stack_in_order(tmp_path):
 
 def test_a_malformed_overlay_names_its_file_and_row(tmp_path):
     bad = write(tmp_path / "bad.csv", "Zeta Z9,OAM 64GB,fp32,fast,TFLOPS,,Z9 brief,high\n")
-    with pytest.raises(ReferenceError, match=r"bad\.csv.*2"):
+    with pytest.raises(ReferenceTableError, match=r"bad\.csv.*2"):
         load_reference(extras=[bad])
 
 
@@ -72,3 +72,26 @@ def test_a_batch_run_checks_against_the_overlay_in_every_process(tmp_path, worke
     rows = list(csv.DictReader((tmp_path / "out" / "claims.csv").open(encoding="utf-8")))
     assert len(rows) == 4 and {r["verdict"] for r in rows} == {"supported"}
     assert all("[overlay: my_rows.csv]" in r["source"] for r in rows)
+
+
+def test_reference_extra_on_the_cli(tmp_path):
+    import csv
+    from batchkit import run_cli
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "a.txt").write_text("NVIDIA A100 的功耗为 999W。\n", encoding="utf-8")
+    mine = write(tmp_path / "my_rows.csv",
+                 "NVIDIA A100,,tdp,999,W,,Vendor brief 2026 (https://example.org/a100),high\n")
+    assert run_cli("run", corpus, "--out", tmp_path / "plain", "--no-progress").exit_code == 0
+    result = run_cli("run", corpus, "--out", tmp_path / "out", "--no-progress",
+                     "--reference-extra", mine)
+    assert result.exit_code == 0, result.output
+    plain = list(csv.DictReader((tmp_path / "plain" / "claims.csv").open(encoding="utf-8")))
+    [row] = list(csv.DictReader((tmp_path / "out" / "claims.csv").open(encoding="utf-8")))
+    assert plain[0]["verdict"] == "contradicted"
+    assert row["verdict"] == "supported" and "[overlay: my_rows.csv]" in row["source"]
+    shown = run_cli("reference", "show", "A100", "--attribute", "tdp", "--reference-extra", mine)
+    assert "999" in shown.output and "overlay: my_rows.csv" in shown.output
+    bad = write(tmp_path / "bad.csv", "NVIDIA A100,,tdp,lots,W,,brief,high\n")
+    failed = run_cli("run", corpus, "--out", tmp_path / "bad_out", "--reference-extra", bad)
+    assert failed.exit_code == 2 and "bad.csv" in failed.output

@@ -27,10 +27,10 @@ def test_a_figure_that_is_not_a_positive_number_is_refused(tmp_path, case):
     with pytest.raises(DataFileError) as info:
         load_reference(path)
     assert info.value.row == 3
-    assert "column value" in info.value.problem
+    assert info.value.problem.startswith("value ")
     result = run_cli("reference", "validate", path)
     assert result.exit_code == 1
-    assert f"{path}, row 3: column value" in result.output
+    assert f"{path}, row 3, column value: value " in result.output
 
 
 @pytest.mark.parametrize("value", ["19.5", "1,979", "208000000000", "0.3"])

@@ -7,7 +7,7 @@ the ORIGINAL text) and the ``surface`` found there.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from decimal import Decimal
 
@@ -23,13 +23,6 @@ class Document:
     encoding: str
     format: str
     text: str
-
-
-def _text(value: object) -> str:
-    """A field as a row cell: strings as they are, None as "", anything else str()."""
-    if value.__class__ is str:
-        return value  # type: ignore[return-value]
-    return "" if value is None else str(value)
 
 
 def format_decimal(value: Decimal | None) -> str:
@@ -103,19 +96,8 @@ class Claim:
                 self.baseline, self.metric)
 
     def as_row(self) -> dict[str, str]:
-        """The claim's fields as strings, in field order, then ``unit`` (built directly:
-        ``dataclasses.asdict`` deep-copies every field; ``start``/``end`` are numbers, as
-        __post_init__ compares them)."""
-        return {
-            "doc_id": _text(self.doc_id), "entity": _text(self.entity),
-            "attribute": _text(self.attribute), "value": format_decimal(self.value),
-            "surface": _text(self.surface), "start": str(self.start), "end": str(self.end),
-            "variant": _text(self.variant), "operator": _text(self.operator),
-            "qualifier": _text(self.qualifier), "baseline": _text(self.baseline),
-            "metric": _text(self.metric), "precision_exp": _text(self.precision_exp),
-            "sentence": _text(self.sentence), "link": _text(self.link),
-            "unit": ATTRIBUTE_UNITS[self.attribute],
-        }
+        """The claim's fields as strings, then ``unit`` (:func:`specextract.rows.claim_to_row`)."""
+        return _rows.claim_to_row(self)
 
 
 @dataclass(frozen=True)
@@ -139,14 +121,21 @@ class CheckedClaim:
             raise ValueError(f"unknown verdict {self.verdict!r}")
 
     def as_row(self) -> dict[str, str]:
-        row = self.claim.as_row()
-        row["verdict"] = self.verdict
-        row["expected"] = format_decimal(self.expected)
-        row["expected_variant"] = self.expected_variant
-        row["expected_condition"] = self.expected_condition
-        row["deviation"] = "" if self.deviation is None else f"{self.deviation:.4f}"
-        row["diagnosis"] = self.diagnosis
-        row["source"] = self.source
-        row["confidence"] = self.confidence
-        row["self_contradiction"] = self.self_contradiction
-        return row
+        """The claim's row and the verdict's evidence (:func:`specextract.rows.checked_to_row`)."""
+        return _rows.checked_to_row(self)
+
+
+def _claim_property(name: str) -> property:
+    def get(self: CheckedClaim):
+        return getattr(self.claim, name)
+    get.__name__ = name
+    return property(get, doc=f"The claim's ``{name}`` (read-only).")
+
+
+# A checked claim reads like its claim: ``c.entity``, ``c.value``, ``c.unit`` (``c.claim`` too).
+CLAIM_ATTRIBUTES: tuple[str, ...] = tuple(f.name for f in fields(Claim)) + ("unit", "qualifiers")
+for _name in CLAIM_ATTRIBUTES:
+    setattr(CheckedClaim, _name, _claim_property(_name))
+del _name
+
+from . import rows as _rows  # noqa: E402 - the conversions, which import the records above

@@ -33,7 +33,7 @@ from __future__ import annotations
 import warnings
 import weakref
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import spacy
@@ -64,6 +64,7 @@ class DocWork:
     norm: Normalized
     _found: Found | None = None
     _claims: list[Claim] | None = None
+    checked: dict = field(default_factory=dict)   # reference path -> CheckedClaims (spacy_check)
 
     @property
     def found(self) -> Found:

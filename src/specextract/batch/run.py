@@ -33,8 +33,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, fields
-from decimal import Decimal
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
@@ -45,14 +44,13 @@ from ..ingest.read import MAX_BYTES, decode_document, read_bytes
 from ..normalize.numerals import number_notes
 from ..names import printable
 from ..records import Claim
+from ..rows import claim_from_row
 from ..check.reference import Reference, load_reference
 from ..store.db import Store
 from ..store.faults import fatal_error
 from .versions import check_version, pipeline_version
 
 OK, ERROR, UNCHANGED = "ok", "error", "unchanged"
-INT_FIELDS = ("start", "end", "precision_exp")   # in Claim field order, after value
-CLAIM_FIELDS = tuple(f.name for f in fields(Claim))
 TIMEOUT = 300.0          # seconds per document (README: Bad input)
 REPAIRED = "repaired"    # the reason an ok document carries when decoding mended bytes
 WORKER_DIED = "worker-died"   # the reason of a document whose worker process died on it
@@ -231,16 +229,6 @@ def doc_id_of(path: str) -> str:
     characters spelled out (names.printable)."""
     p = Path(path)
     return printable(p.stem if p.suffix else p.name)
-
-
-def claim_from_row(row: dict[str, str]) -> Claim:
-    """The Claim a stored (or worker) row describes; the inverse of Claim.as_row()."""
-    get = row.get  # every field in order (value, then INT_FIELDS: the first bad cell raises)
-    return Claim(get("doc_id", ""), get("entity", ""), get("attribute", ""),
-                 Decimal(get("value", "")), get("surface", ""), int(get("start", "") or 0),
-                 int(get("end", "") or 0), get("variant", ""), get("operator", ""),
-                 get("qualifier", ""), get("baseline", ""), get("metric", ""),
-                 int(get("precision_exp", "") or 0), get("sentence", ""), get("link", ""))
 
 
 def checked_rows(rows: list[dict[str, str]] | list[Claim], ref: Reference) -> list[dict[str, str]]:

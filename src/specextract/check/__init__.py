@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .checker import check, check_one
 from .consensus import CONSENSUS_COLUMNS, consensus
-from .reference import Reference, ReferenceError, RefRow, load_reference
+from .reference import Reference, ReferenceTableError, RefRow, load_reference
 
-__all__ = ["CONSENSUS_COLUMNS", "Reference", "ReferenceError", "RefRow", "check", "check_one",
+__all__ = ["CONSENSUS_COLUMNS", "Reference", "ReferenceTableError", "RefRow", "check", "check_one",
            "consensus", "load_reference"]

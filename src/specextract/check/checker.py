@@ -16,7 +16,7 @@ from typing import Iterable
 
 from .accusations import guard
 from .contradictions import self_contradictions
-from .diagnose import diagnose
+from .diagnose import diagnose, explains
 from ..records import Claim, CheckedClaim
 from .reference import Reference, load_reference
 from .rows import Selection, select_rows
@@ -108,6 +108,8 @@ def check_one(claim: Claim, ref: Reference) -> CheckedClaim:
     if not candidates:
         return CheckedClaim(claim, UNVERIFIABLE, notes=notes or ("no reference row",))
     verdict, dev, best = best_candidate(claim, candidates)
+    if verdict == CONTRADICTED:
+        dev, best = _explained(claim, candidates, dev, best)
     return CheckedClaim(
         claim, verdict,
         expected=best.value,
@@ -168,3 +170,18 @@ def best_candidate(claim: Claim, candidates: list[Candidate]) -> tuple[str, Deci
             best = judged
     _, verdict, dev, cand = best
     return verdict, dev, cand
+
+
+def _explained(claim: Claim, candidates: list[Candidate], dev: Decimal | None,
+               best: Candidate) -> tuple[Decimal | None, Candidate]:
+    """For a wrong figure, the candidate a unit, power-of-ten or digits diagnosis names
+    (FP64 "97" is 10x 9.7, not the nearer Tensor 19.5), so that the expected value and the
+    diagnosis agree; the nearest one when no such slip explains the figure."""
+    if best.value is not None and not best.not_supported and explains(claim, best.value):
+        return dev, best
+    for cand in candidates:
+        value = cand.judged_value
+        if (cand.value is not None and not cand.not_supported and value is not None
+                and value.is_finite() and explains(claim, cand.value)):
+            return judge(claim.value, value, claim.precision_exp, claim.operator)[1], cand
+    return dev, best

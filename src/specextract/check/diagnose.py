@@ -330,6 +330,12 @@ def _unit(claim: Claim, numbers: list[Decimal], ratios: list[float] | None = Non
         factors = UNIT_FACTORS[unit] if unit in UNIT_FACTORS else _unit_factors(unit)
         numbers = [number for number, ratio in zip(numbers, ratios)
                    if factors and _maybe_factor(ratio, factors)]
+    return (parts + _unit_factor(claim, numbers))[:2]
+
+
+def _unit_factor(claim: Claim, numbers: list[Decimal]) -> list[str]:
+    """Bits for bytes or a prefix step between the claim and each of ``numbers``."""
+    parts = []
     for ref_value in numbers:
         if ref_value == 0:
             continue
@@ -345,7 +351,15 @@ def _unit(claim: Claim, numbers: list[Decimal], ratios: list[float] | None = Non
                                                 and _near(ratio, Decimal("0.001")))):
             parts.append(f"{UNIT}: {PREFIX_STEP[claim.unit]} (factor 1000: "
                          f"{_num(claim.value)} vs {_num(ref_value)})")
-    return parts[:2]
+    return parts
+
+
+def explains(claim: Claim, value: Decimal) -> bool:
+    """Does a unit slip, a power of ten or swapped digits turn the reference figure
+    ``value`` into the claim's? (The figure such a diagnosis names is the expected one.)"""
+    numbers = [value]
+    return bool(_unit_factor(claim, numbers) or _magnitude(claim, numbers)
+                or _digits(claim, numbers))
 
 
 NEAR_MAX = Decimal("0.02")

@@ -29,6 +29,7 @@ from .rules import (
     row_problem, to_decimal,
 )
 from ..codebook import ATTRIBUTE_UNITS
+from .names import closest_attribute, table_attribute
 
 SPECS_COLUMNS = ("chip", "variant", "attribute", "value", "unit", "condition", "source", "confidence")
 RATIO_COLUMNS = ("subject", "baseline", "ratio", "condition", "source")
@@ -36,7 +37,7 @@ DEFAULT_DIR = "reference"
 RATIOS_NAME = "marketing_ratios.csv"
 
 
-class ReferenceError(DataFileError):  # noqa: A001 - the name the contract asks for
+class ReferenceTableError(DataFileError):
     """A reference table is malformed: names the file, the 1-based line and the problem."""
 
 
@@ -141,7 +142,7 @@ def load_reference(path: str | Path | None = None,
     the same folder when present, else (for ``path`` itself, not for ``extras``) the
     bundled one is; ``Reference.ratios_path`` says which. Each of ``extras`` is a
     table of the same format laid on top, in order (see :func:`overlay`). Raises
-    ReferenceError naming file, line and problem.
+    ReferenceTableError naming file, line and problem.
     """
     base = _load_one(path, bundled_ratios=True)
     for extra in extras:
@@ -241,10 +242,11 @@ def build_rows(frame: list[dict[str, str]], where: str) -> list[RefRow]:
                       for n in (raw["chip"].strip(), entity_name(raw["chip"], words)) if n)
     for index, raw in enumerate(records):
         line = index + 2
+        raw = {**raw, "attribute": table_attribute(raw["attribute"])}  # codebook names too
         group = specs.get(raw["attribute"], ())
         problem = row_problem(raw, group, units) or _duplicate_problem(raw, line, seen)
         if problem:
-            raise ReferenceError(where, line, problem)
+            raise ReferenceTableError(where, line, with_hint(problem, raw))
         entity = entity_name(raw["chip"], words)
         for spec in (s for s in group if s.codebook_attribute):
             for fig in row_figures(raw, spec):
@@ -263,6 +265,15 @@ def build_rows(frame: list[dict[str, str]], where: str) -> list[RefRow]:
         unique.setdefault((entity_key(row.entity), row.variant, row.attribute, row.qualifiers,
                            row.value, row.preliminary, row.not_supported), row)
     return list(unique.values())
+
+
+def with_hint(problem: str, raw: dict[str, str]) -> str:
+    """An unknown attribute's problem, with the closest accepted name."""
+    if problem.startswith("unknown attribute"):
+        hint = closest_attribute(raw["attribute"])
+        if hint:
+            return f"{problem}; did you mean {hint!r}?"
+    return problem
 
 
 def _duplicate_problem(raw: dict, line: int, seen: dict) -> str | None:
@@ -288,11 +299,11 @@ def build_ratios(frame: list[dict[str, str]], where: str,
         line = index + 2
         values = parse_ratio(raw["ratio"])
         if not any(raw.values()):
-            raise ReferenceError(where, line, "empty row")
+            raise ReferenceTableError(where, line, "empty row")
         if not values:
-            raise ReferenceError(where, line, f"ratio {raw['ratio']!r} has no 'Nx' or 'N%' figure")
+            raise ReferenceTableError(where, line, f"ratio {raw['ratio']!r} has no 'Nx' or 'N%' figure")
         if not raw["source"].strip():
-            raise ReferenceError(where, line, "empty source")
+            raise ReferenceTableError(where, line, "empty source")
         out.append(MarketingRatio(raw["subject"], raw["baseline"], _find_entity(raw["subject"], names),
                                   _find_entity(raw["baseline"], names), raw["ratio"], values,
                                   raw["condition"], raw["source"], line))
@@ -313,7 +324,7 @@ def _read_bytes(path: Path) -> bytes:
     try:
         return path.read_bytes()
     except OSError as exc:
-        raise ReferenceError(str(path), None, f"cannot read: {exc.strerror or exc}") from None
+        raise ReferenceTableError(str(path), None, f"cannot read: {exc.strerror or exc}") from None
 
 
 def _sha256(data: bytes) -> str:
@@ -332,32 +343,32 @@ def _read_frame(data: bytes, path: Path, columns: tuple[str, ...]) -> list[dict[
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ReferenceError(str(path), None, f"not a readable CSV: {exc}") from None
+        raise ReferenceTableError(str(path), None, f"not a readable CSV: {exc}") from None
     if "\x00" in text:
-        raise ReferenceError(str(path), None, "not a readable CSV: binary data (NUL bytes)")
+        raise ReferenceTableError(str(path), None, "not a readable CSV: binary data (NUL bytes)")
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = next(reader, None)
         if not header:
-            raise ReferenceError(str(path), 1, "not a readable CSV: no columns to parse")
+            raise ReferenceTableError(str(path), 1, "not a readable CSV: no columns to parse")
         missing = [c for c in columns if c not in header]
         extra = [c for c in header if c not in columns]
         if missing or extra:
             problem = f"missing columns {missing}" if missing else f"unexpected columns {extra}"
-            raise ReferenceError(str(path), 1, problem)
+            raise ReferenceTableError(str(path), 1, problem)
         records = []
         for cells in reader:
             if len(cells) > len(header):
-                raise ReferenceError(str(path), reader.line_num,
+                raise ReferenceTableError(str(path), reader.line_num,
                                      f"not a readable CSV: expected {len(header)} fields, "
                                      f"saw {len(cells)}")
             records.append(dict(zip(header, cells + [""] * (len(header) - len(cells)))))
     except csv.Error as exc:
-        raise ReferenceError(str(path), reader.line_num,
+        raise ReferenceTableError(str(path), reader.line_num,
                              f"not a readable CSV: {exc}") from None
     while records and not any(records[-1].values()):
         records.pop()  # blank lines at the end of the file
     for index, raw in enumerate(records):
         if any("\n" in cell or "\r" in cell for cell in raw.values()):
-            raise ReferenceError(str(path), index + 2, "line break inside a field")
+            raise ReferenceTableError(str(path), index + 2, "line break inside a field")
     return records

@@ -81,15 +81,15 @@ def value_problem(text: str, unit: str) -> str | None:
     number as people write it; zero only for counts), or None."""
     plain = text.strip()
     if not _REFERENCE_NUMBER.fullmatch(plain):
-        return (f"column value: {text!r} is not a number the table accepts (a positive "
+        return (f"value {text!r} is not a number the table accepts (a positive "
                 "number in digits 0-9, an optional decimal point, thousands commas; no sign, "
                 "exponent or other "
                 f"digits; text is allowed only with unit 'text', not {unit})")
     digits = sum(ch.isdigit() for ch in plain)
     if digits > MAX_DIGITS:
-        return f"column value: {digits} digits (at most {MAX_DIGITS})"
+        return f"value of {digits} digits (at most {MAX_DIGITS})"
     if Decimal(plain.replace(",", "")) == 0 and unit not in ZERO_UNITS:
-        return f"column value: {text!r} is zero (a figure in {unit} must be positive)"
+        return f"value {text!r} is zero (a figure in {unit} must be positive)"
     return None
 
 

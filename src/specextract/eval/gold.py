@@ -246,19 +246,8 @@ def _key_text(row: ClaimRow) -> str:
 
 def claims_to_rows(records: Iterable[Claim | CheckedClaim]) -> list[ClaimRow]:
     """Claim or CheckedClaim records as ClaimRows (a bare Claim has no verdict)."""
-    rows = []
-    for record in records:
-        claim = record.claim if isinstance(record, CheckedClaim) else record
-        checked = record if isinstance(record, CheckedClaim) else None
-        rows.append(ClaimRow(
-            doc_id=claim.doc_id, entity=claim.entity, variant=claim.variant,
-            attribute=claim.attribute, value=claim.value, unit=claim.unit,
-            operator=claim.operator, qualifier=claim.qualifier, baseline=claim.baseline,
-            metric=claim.metric, surface=claim.surface,
-            verdict=checked.verdict if checked else "",
-            expected=checked.expected if checked else None,
-        ))
-    return rows
+    from ..rows import gold_row
+    return [gold_row(record) for record in records]
 
 
 # --- merging gold parts --------------------------------------------------------------

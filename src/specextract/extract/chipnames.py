@@ -55,15 +55,18 @@ def _word(word: str) -> str:
 def families(lex: Lexicon) -> tuple[re.Pattern, tuple[Family, ...]]:
     """The product lines' one pattern and their Family records (built once per lexicon)."""
     rows = lex.rows("chip_families.tsv")
-    parts, lines = [], []
+    parts, lines, first = [], [], set()
     for i, r in enumerate(rows):
         words = sorted(r["words"].split("|"), key=len, reverse=True)
+        first |= {c for w in words for c in (w[0].lower(), w[0].upper())}
         code = r["code"].replace("{S}", SUFFIX + "{0,2}")
         sep = r"[\s\-]?" if words[0][-1].isascii() else r"\s?"
         parts.append(f"(?P<w{i}>{'|'.join(_word(w) for w in words)}){sep}(?P<c{i}>{code})")
         prefix = re.compile(f"(?:{r['prefix']})[\\s\\-]*$") if r["prefix"] else None
         lines.append(Family(r["canonical"], r["class"], r["join"], prefix))
-    pattern = re.compile("(?:" + "|".join(parts) + r")(?![A-Za-z0-9])")
+    # a look-ahead on the words' first characters: most positions fail one set test
+    hint = "".join(re.escape(c) for c in sorted(first))
+    pattern = re.compile(f"(?=[{hint}])(?:" + "|".join(parts) + r")(?![A-Za-z0-9])")
     return pattern, tuple(lines)
 
 

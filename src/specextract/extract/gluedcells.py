@@ -21,9 +21,9 @@ MAX_PARSES = 256  # more readings than this: too ambiguous to choose
 NUMBER_RUN = re.compile(r"[\d.,]++")
 VALID_NUMBER = re.compile(r"(?:[1-9]\d{0,2}(?:,\d{3})++|[1-9]\d*+|0(?=\.))(?:\.\d++)?")
 EMPTY = re.compile(r"(?:N/?A|n/a|—|-|–|不支持|无)(?![A-Za-z])")
-GAP = re.compile(r"[\s|]*+")
+GAP = re.compile(r"[\s|]*+(?:(?:TSMC|Samsung|SMIC|台积电|三星|中芯国际)\s*+)?")  # "TSMC 4nm"
 PAIR_JOIN = re.compile(r"(?<!\s)\s*+/\s*+(?=\d)")
-NOTE = re.compile(r"\s?\([^()\n]{0,30}\)")
+NOTE = re.compile(r"\s?(?:[A-Z][A-Za-z]{1,5}\s?)?\([^()\n]{0,30}\)")  # "(2nd Gen)", "FFN(FinFET)"
 ORDINAL_SUFFIX = re.compile(r"(?:st|nd|rd|th)(?![a-z])(?:\s?(?i:gen(?:eration)?)\b)?")
 MAGNITUDE = re.compile(r"\s?(?:B(?![A-Za-z/])|bn\b|billion\b|亿|万)")
 
@@ -38,6 +38,7 @@ class Piece:
     unit: str = ""
     magnitude: str = ""
     sign: str = ""  # "+" written before the number
+    note: tuple[int, int] = (0, 0)  # span of a bracketed note after it ("(3rd Gen)")
 
     @property
     def number_start(self) -> int:
@@ -110,6 +111,7 @@ def _cells(text: str, pos: int, end: int, keep: Callable[[Piece], bool],
         note = NOTE.match(text, at, end)
         if note:
             at = note.end()
+            piece = replace(piece, note=note.span())
         out.append((at, (piece,)))
         join = PAIR_JOIN.match(text, at, end)
         if join:

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 from .cells import in_span as _in, label_info as _label, piece_draft, piece_quantity
 from .comparecol import compare_draft, is_compare_header, speedup_value
-from .gluedcells import Cell, parses
+from .gluedcells import Cell, Piece, parses
 from .mentions import Keyword, Mention
 from .numbers import parse_arabic
-from .prose import Draft, Found
+from .prose import Draft, Found, plausible
 from .quantities import units_of
 from .segment import Span
 
@@ -173,7 +173,8 @@ def _row(found: Found, header: Header, label: Span, values: Span) -> list[Draft]
 def best(readings: list[tuple[list[Cell], list[Draft]]]) -> list[Draft] | None:
     """The one clear reading, or None. Readings giving the same figures are one; among
     the rest, pairs whose second figure is twice the first (dense / sparse) win, then a
-    cell repeated across the row ("691269126912"), then the fewest decimals (a table
+    cell repeated across the row ("691269126912"), then three or more cells of one width,
+    then the fewest decimals (a table
     prints "16.335.6" as 16.3 and 35.6). A tie is ambiguous: the row yields nothing."""
     distinct: dict[tuple, tuple] = {}
     for cells, drafts in readings:
@@ -187,7 +188,7 @@ def best(readings: list[tuple[list[Cell], list[Draft]]]) -> list[Draft] | None:
     return ranked[0][1]
 
 
-def _rank(cells: list[Cell]) -> tuple[int, int, int]:
+def _rank(cells: list[Cell]) -> tuple[int, int, int, int]:
     mismatched = 0
     for cell in cells:
         if cell is not None and len(cell) == 2:
@@ -197,7 +198,15 @@ def _rank(cells: list[Cell]) -> tuple[int, int, int]:
     texts = {tuple(p.number + p.unit for p in c) for c in cells if c is not None}
     repeated = 0 if len(texts) == 1 and len(cells) > 1 else 1
     decimals = sum(p.decimals for c in cells if c is not None for p in c)
-    return mismatched, repeated, decimals
+    return mismatched, repeated, _uneven(cells), decimals
+
+
+def _uneven(cells: list[Cell]) -> int:
+    """0 when three or more cells print their figures with as many integer digits
+    ("1555193515552039" as 1555, 1935, 1555, 2039), else 1 (two cells are too few to tell)."""
+    widths = {len(p.number.partition(".")[0].replace(",", "")) for c in cells if c is not None for p in c}
+    filled = [c for c in cells if c is not None]
+    return 0 if len(filled) >= 3 and len(widths) == 1 else 1
 
 
 def _cells_drafts(found: Found, header: Header, cells: list[Cell], kw: Keyword,
@@ -212,6 +221,8 @@ def _cells_drafts(found: Found, header: Header, cells: list[Cell], kw: Keyword,
             if d is None:
                 return None
             mine.append(d)
+            if kw.attribute == "tensor_cores":
+                mine.extend(_note_generation(found, chip, piece))
         out.extend(mine)
         by_chip.append(mine)
     if len(cells) > len(header.chips) and cells[-1] is not None:
@@ -220,6 +231,18 @@ def _cells_drafts(found: Found, header: Header, cells: list[Cell], kw: Keyword,
             return None
         out.append(speedup)
     return out
+
+
+def _note_generation(found: Found, chip: Mention, piece: Piece) -> list[Draft]:
+    """The Tensor Core generation a count's note gives ("576(2nd Gen)")."""
+    start, end = piece.note
+    ordinals = [q for q in found.within("quantities", start, end)
+                if q.end <= end and q.dimension == "ordinal" and q.written != "PCIe"]
+    if len(ordinals) != 1 or not plausible(found.lexicon, "tensor_core_gen", ordinals[0].value):
+        return []
+    q = ordinals[0]
+    return [Draft(chip.entity, "tensor_core_gen", q, q.value, 0, Span(start, end), chip.variant,
+                  link="run-table")]
 
 
 def _compare(found: Found, by_chip: list[list[Draft]], cell: Cell) -> Draft | None:

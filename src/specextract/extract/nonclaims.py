@@ -8,7 +8,8 @@ Each test looks at the text right around one figure, with the cue words of data/
 * memory pin speed: "21Gbps GDDR6X" (a few Gb/s is a data rate per pin, not bandwidth);
 * interconnects other than NVLink: HCCS, Infinity Fabric, die-to-die and chip-to-chip links;
 * caches other than L2: "40GB的高速缓存";
-* thresholds about chips in general: "超出 4800 TOPS 的芯片将被禁止".
+* thresholds about chips in general: "超出 4800 TOPS 的芯片将被禁止";
+* the whole a part is taken from: "启用了 144 组 SM 中的 128 组" (the full die's count).
 """
 from __future__ import annotations
 
@@ -19,9 +20,12 @@ from .cues import cue_pattern
 from .quantities import Quantity
 
 PIN_SPEED_MAX = 5  # GB/s: a figure in Gb/s below this is a per-pin data rate
+PER_UNIT_REACH = 40   # characters before a figure where "每个 SM" can be about it
+LINK_REACH = 80       # characters before a figure where an interconnect's name can be
 DIFFERENCE_SIGN = re.compile(r"(?<![\w.])[+＋]\s*+$")
 CACHE_AFTER = re.compile(r"^\s*+(?:的\s*+)?(?:(?:高速|一级|三级|L1|L3)\s*+)?(?:缓存|cache)", re.IGNORECASE)
 GENERIC_CHIPS_AFTER = re.compile(r"^\s*+(?:(?:以上|及以上)\s*+)?的\s*+(?:芯片|GPU|产品|显卡|加速器|处理器)")
+WHOLE_OF_PART = re.compile(r"^[^，。,;；\d]{0,12}?(?:中的|之中的?|里的)\s*+(?:\d|[一二两三四五六七八九十])")
 THRESHOLD_BEFORE = re.compile(r"(?:超过|超出|大于|高于|高过|不低于|达到或超过)\s*+$")
 
 
@@ -39,8 +43,9 @@ def _per_unit_after(lex: Lexicon) -> re.Pattern:
 
 def per_unit(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> bool:
     """Is the figure given per SM / GPC / link / stack / ... rather than per chip?"""
-    closed = max(text.rfind(")", clause_start, q.start), text.rfind("）", clause_start, q.start))
-    if lex.built(_per_unit_before).search(text, max(clause_start, closed + 1), q.start):
+    start = max(clause_start, q.start - PER_UNIT_REACH)
+    closed = max(text.rfind(")", start, q.start), text.rfind("）", start, q.start))
+    if lex.built(_per_unit_before).search(text, max(start, closed + 1), q.start):
         return True  # (an aside closed before the figure is not about it: "304 CUs (38 per XCD) and 192GB")
     return bool(lex.built(_per_unit_after).match(text[q.end:q.end + 40]))
 
@@ -63,7 +68,7 @@ def other_link(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> bool:
     """A bandwidth of an interconnect other than NVLink named in the clause before it."""
     if q.dimension != "bandwidth":
         return False
-    head = text[clause_start:q.start]
+    head = text[max(clause_start, q.start - LINK_REACH):q.start]
     links = cue_pattern(lex, "other_link")
     return bool(links.search(head) or links.match(text, q.end, min(len(text), q.end + 24)))
 
@@ -79,6 +84,11 @@ def threshold(text: str, q: Quantity) -> bool:
                 and GENERIC_CHIPS_AFTER.match(text[q.end:q.end + 12]))
 
 
+def whole_of_part(text: str, q: Quantity) -> bool:
+    """'144 组 SM 中的 128 组': the count a part is taken from, not the chip's."""
+    return q.dimension in ("count", "bare") and bool(WHOLE_OF_PART.match(text[q.end:q.end + 20]))
+
+
 def not_a_claim(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> str:
     """Why the figure is no claim ('' when it may be one)."""
     for why, test in (("per-unit", lambda: per_unit(lex, text, q, clause_start)),
@@ -86,7 +96,8 @@ def not_a_claim(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> str:
                       ("pin-speed", lambda: pin_speed(q)),
                       ("other-link", lambda: other_link(lex, text, q, clause_start)),
                       ("cache", lambda: cache(text, q)),
-                      ("threshold", lambda: threshold(text, q))):
+                      ("threshold", lambda: threshold(text, q)),
+                      ("whole", lambda: whole_of_part(text, q))):
         if test():
             return why
     return ""

@@ -58,12 +58,21 @@ PREDECESSOR_TAIL = re.compile(r"(?:(?:前代|上一代|前一代|上代|之前�
 STRONG_COMPARE = re.compile(r"(?:比|相比|相较于?|较|对比|超越|超过|胜过|优于|高于|低于|不及|不如|than|vs\.?|versus"
                             r"|compared\s+(?:to|with)|over)\s*$",
                             re.IGNORECASE)
+# "比配备 HBM3 的 H100", "相较于采用 4nm 的 H100": a comparison word, a short modifier ending in 的
+MODIFIED_COMPARE = re.compile(r"(?:比|相比|相较于?|较|对比|对照)[^，。,;；!?！？比较]{1,16}?的\s*+$")
+# "(前代3090: 10496个)": an aside naming the chip before as its predecessor
+ASIDE_PREDECESSOR = re.compile(r"[(（]\s*+(?:前代|上代|上一代|前一代|(?i:previous(?:\s+gen(?:eration)?)?|last\s+gen(?:eration)?))\s*+$")
+ASIDE_CHIP = re.compile(r"(?:[^\s，。,;；()（）\d]{1,10}+\s*+)?[(（]")  # "640个CUDA核心(V100)", stripped
+CLOSE_AFTER = re.compile(r"[)）]")
+FOR_CHIP = re.compile(r"[^,;.，。；\d]{0,24}?\bfor\s++(?:the\s++)?", re.IGNORECASE)  # "(220 CU) for the MI250X"
+LIST_LEAD = frozenset(" \t\n*#>-•·0123456789.、)）")
+COMPARE_WORD = re.compile(r"比|相较|较|对比|(?i:than|compared|versus|\bvs\b|\bover\b)")  # anywhere
 WITH = re.compile(r"(?:与|和|跟|同|像|like|as)(?:现阶段|目前|当前|现有)?的?\s*$", re.IGNORECASE)
 SAME_AS = re.compile(r"(?<!\s)\s*+(?:相比|相较|比较|对比|一样|相同|一致|保持一致|类似|持平|相当|差不多|的规格相同"
                      r"|同系列|同一系列|同代)")
 AFTER_RATIO = re.compile(r"(?:倍|×|\dx|times|%)\s*(?:faster|more|higher|larger|greater)?\s*(?:than|that of|over|the|of)?\s*(?:the|an?)?\s*$",
                          re.IGNORECASE)
-POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的|嘅|[（(])\s*$")
+POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的|嘅|[（(])\s*(?:每秒\s*)?$")  # "A100的每秒600GB"
 POSSESSIVE_LIST = re.compile(r"^\s*(?:'s|’s|的|嘅)[^，。；;,\n]{0,30}[、/和与及]\s*$")
 PER_INSTANCE = re.compile(r"(?<!\s)\s*+的?\s*+(?:MIG\s*+)?(?:实例|切片|instances?|slices?)", re.IGNORECASE)
 PER_INSTANCE_BEFORE = re.compile(r"(?:每个|每一个|单个)(?:MIG)?实例\s*(?:有|为|是)?\s*$|(?:per|each) (?:MIG )?instance\s*$",
@@ -72,7 +81,7 @@ PER_INSTANCE_BEFORE = re.compile(r"(?:每个|每一个|单个)(?:MIG)?实例\s*(
 REFUTED = re.compile(r"算错|记错|是错的|这是错的|说错|并不正确|不正确|谣传|以讹传讹"
                      r"|(?i:is wrong|is incorrect|is a myth|is false)")
 VENDOR_TAIL = re.compile(r"(?:NVIDIA|Nvidia|AMD|Google|Huawei|英伟达|华为)(?:'s|’s|的)?\s*$")
-METRIC_AFTER = re.compile(r"^\s*+(?:(?:increase|improvement|boost|gain)\s++in\s++)?(?:the|its|their|in|of|on|的|更高的|更大的)?\s*+$",
+METRIC_AFTER = re.compile(r"^\s*+(?:(?:increase|improvement|boost|gain|jump)\s++in\s++)?(?:the|its|their|in|of|on|的|更高的|更大的)?\s*+$",
                           re.IGNORECASE)
 IMPLICIT_GAIN = re.compile(r"(?<![\d.])[\d.]++\s*+倍的?(?:性能)?提升"
                            r"|(?<![\d.])[\d.]++\s*+(?:x|×|times)\s++(?:faster|higher|greater|more|the performance)"
@@ -193,6 +202,7 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
     drafts: list[Draft] = []
     topic: Mention | None = None
     group: list[Mention] = []  # the chips of the last sentence that named several
+    prev_speedup: Draft | None = None  # the last speed-up of the sentence before
     skip = _merged(skip)
     skip_starts = [s.start for s in skip]
     within = found.within
@@ -204,11 +214,19 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
             s_q = [q for q in s_q if not inside_any(q, skip, skip_starts)]
         if not s_q and not s_c:
             continue  # nothing to link, and the topic stays
+        if not any(not c.system for c in s_c):
+            topic = _architecture_topic(found, sent, topic)
         ctx = _Sentence(text, sent, s_c, within("keywords", start, end),
                         within("qualifiers", start, end), topic, None, group, found.lexicon)
         if s_q:
             ctx.all_keywords = found.keywords
-            drafts.extend(ctx.link(s_q))
+            ctx.prev_speedup = _adjacent(text, prev_speedup, start)
+            linked = ctx.link(s_q)
+            drafts.extend(linked)
+            gains = [d for d in linked if d.attribute == "speedup"]
+            prev_speedup = gains[-1] if gains else None
+        else:
+            prev_speedup = None
         real = [c for c in s_c if not c.system]
         if real:
             compared = {c.entity for c in real if ctx.is_baseline(c)}  # every mention of a baseline
@@ -219,6 +237,41 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
             if len(distinct) >= 2:
                 group = distinct
     return drafts
+
+
+def _architecture_pattern(lex: Lexicon) -> re.Pattern:
+    names = "|".join(sorted(map(re.escape, lex.built(relations)[1]), key=len, reverse=True))
+    return re.compile(rf"(?:NVIDIA\s*+|Nvidia\s*+|英伟达\s*+|英偉達\s*+|輝達\s*+)?"
+                      rf"(?i:({names}))\s*+(?:架构|架構|(?i:architecture|GPU)\b)", re.IGNORECASE)
+
+
+def _architecture_topic(found: Found, sent: Span, topic: Mention | None) -> Mention | None:
+    """A sentence that opens on an architecture ("Ampere 架构：…") and names no chip is about
+    that architecture: its chip when the document names that chip, else no chip (figures of an
+    architecture alone are no claims, and never the earlier chip's)."""
+    start = sent.start
+    while start < sent.end and found.text[start] in LIST_LEAD:  # "1. ", "**", "- "
+        start += 1
+    m = found.lexicon.built(_architecture_pattern).match(found.text, start, sent.end)
+    if m is None:
+        return topic
+    chip = found.lexicon.built(relations)[1][m.group(1).lower()]
+    named = next((c for c in found.chips if c.entity == chip and not c.system), None)
+    return Mention(m.start(1), m.end(1), chip) if named is not None else None
+
+
+def _in_aside(text: str, start: int, pos: int) -> bool:
+    """Is ``pos`` inside brackets opened on its line after ``start``?"""
+    start = max(start, text.rfind("\n", 0, pos) + 1)
+    part = text[start:pos]
+    return part.count("(") + part.count("（") > part.count(")") + part.count("）")
+
+
+def _adjacent(text: str, d: Draft | None, start: int) -> Draft | None:
+    """``d`` when its sentence ends in the paragraph of position ``start``."""
+    if d is None or "\n" in text[d.sentence.end:start]:
+        return None
+    return d
 
 
 def _merged(spans: list[Span]) -> list[Span]:
@@ -245,9 +298,12 @@ class _Sentence:
 
     def __init__(self, text, span, chips, keywords, quals, topic, breaks, group=(), lex=None):
         self.text, self.span, self.chips, self.keywords = text, span, chips, keywords
+        self._starts: list[int] | None = None
         self.lex = lexicon_or_default(lex)
         self.quals, self.topic, self.breaks, self.group = quals, topic, breaks, list(group)
         self.all_keywords = keywords
+        self.prev_speedup: Draft | None = None
+        self._starts: list[int] | None = None
         self._baseline: dict[int, bool] = {}
         self._exclusions: list[tuple[int, int, str]] | None = None
         self._refuted_at: int | None = None
@@ -395,6 +451,10 @@ class _Sentence:
         'P100和V100都是4096-bit' names two, and '三张卡都是…' all those the text just named."""
         if not self.chips and self.group and self._first("group", GROUP_REF) < q.start:
             return self.group, "group"
+        if self.chips and self.chips[-1].end < self._first("group", GROUP_REF) < q.start:
+            named = list({c.entity: c for c in self.chips if not c.system and not c.kind}.values())
+            if len(named) >= 2:
+                return named, "joined"  # "B100 比 H100 多…，两款芯片都采用 4nm"
         chip, how = self._chip(q)
         if chip is None or chip.system or chip.kind:  # a CPU's or SoC's figures are no claims
             return [], ""
@@ -472,6 +532,9 @@ class _Sentence:
 
     def _chip(self, q: Quantity) -> tuple[Mention | None, str]:
         """The chip a figure is about, and how it was found (a key of LINKS)."""
+        named = self._named_after(q)
+        if named is not None:
+            return named, "after"
         before = [c for c in self.chips if c.end <= q.start]
         if before:
             gap = self.text[max(before[-1].end, before[-1].variant_end):q.start]
@@ -502,6 +565,27 @@ class _Sentence:
             return after[0], "after"
         # no subject before the figure (``subjects`` is empty here)
         return (self.topic, self._topic_link(q)) if self.topic is not None else (None, "")
+
+    def _named_after(self, q: Quantity) -> Mention | None:
+        """A chip the words right after the figure give it to: "640个CUDA核心(V100)",
+        "14,080 units (220 CU) for the MI250X"."""
+        clause = self.clause(q.start)
+        i = bisect_left(self._chip_starts(), q.end)
+        for c in self.chips[i:i + 1]:  # the first chip after the figure
+            if c.start >= clause.end or c.system or c.kind:
+                return None
+            gap = self.text[q.end:c.start]
+            after = max(c.end, c.variant_end)
+            if (ASIDE_CHIP.fullmatch(gap.strip()) and CLOSE_AFTER.match(self.text[after:after + 4].lstrip())) \
+                    or FOR_CHIP.fullmatch(gap):
+                return c
+            return None
+        return None
+
+    def _chip_starts(self) -> list[int]:
+        if self._starts is None:
+            self._starts = [c.start for c in self.chips]
+        return self._starts
 
     def _topic_link(self, q: Quantity) -> str:
         """How close the carried topic is: its own paragraph, the head of the spec list the
@@ -599,14 +683,40 @@ class _Sentence:
             if earlier:
                 subject = next((c for c in self.chips if c.entity == earlier[-1].entity), subject)
                 baseline = earlier[-1].baseline
+            elif self._carries_gain(q, subject):
+                # "…a 20x gain over the V100. It also reports a 2.5x gain in FP64": the
+                # baseline of the sentence before, for the same subject
+                baseline = self.prev_speedup.baseline
         if subject is None or not baseline or subject.entity == baseline or subject.system \
                 or subject.kind or any(c.kind for c in self.chips if c.entity == baseline):
             return None
+        if self._by_sparsity(q, baseline):
+            return None  # "稀疏特性使性能提高一倍": the chip against itself without sparsity
         if value == 1 or not plausible(self.lex, "speedup", value):
             return None  # "1倍" is no change
         metric = self._metric(q, subject, figures)
         return Draft(subject.entity, "speedup", q, value, exp, self.span, subject.variant,
                      self._operator(q), "", baseline, metric, link="comparison")
+
+    def _by_sparsity(self, q: Quantity, baseline: str) -> bool:
+        """A gain its clause puts down to sparsity, with no baseline chip named."""
+        clause = self.clause(q.start)
+        return not any(c.entity == baseline for c in self.chips) and any(
+            f.qualifier == "sparse" and clause.start <= f.start < clause.end for f in self.quals)
+
+    def _carries_gain(self, q: Quantity, subject: Mention | None) -> bool:
+        """May the speed-up take the baseline of the sentence before? Only a gain ("2.5x
+        increase", "提升 2 倍") about the same subject in a sentence that names no other chip
+        and no other comparison, and says it goes on ("also", "还")."""
+        prev = self.prev_speedup
+        if prev is None or subject is None or subject.entity != prev.entity or \
+                any(not c.system for c in self.chips if c.entity != subject.entity):
+            return False
+        near = self.text[max(self.span.start, q.start - 8):min(self.span.end, q.end + 12)]
+        head = self.text[self.span.start:q.start]
+        return bool((cue_pattern(self.lex, "increase").search(near) or IMPLICIT_GAIN.search(near))
+                    and cue_pattern(self.lex, "carry").search(head)
+                    and not COMPARE_WORD.search(head))
 
     def _comparison(self, q: Quantity, clause: Span) -> tuple[Mention | None, str]:
         pred, arch = self.lex.built(relations)
@@ -621,7 +731,7 @@ class _Sentence:
             strong = STRONG_COMPARE.search(head)
             weak = WEAK_COMPARE.search(head) and OF_AFTER.match(self.text[c.end:q.start])
             of_ratio = OF_RATIO_GAP.fullmatch(self.text, max(c.end, c.variant_end), q.start)
-            if strong or weak or of_ratio:
+            if strong or weak or of_ratio or self._compared_through_modifier(c):
                 subject = next((s for s in reversed(before[:i])
                                 if s.entity != c.entity and not self.is_baseline(s)), None)
                 return subject or self._topic_if_free(), c.entity
@@ -680,20 +790,37 @@ class _Sentence:
         head = PREDECESSOR_TAIL.sub("", self.text[max(self.span.start, c.start - 16):c.start])
         head = VENDOR_TAIL.sub("", head)
         tail = self.text[max(c.end, c.variant_end):c.end + 16]
-        if LABEL_COLON.match(tail):
+        if LABEL_COLON.match(tail) and not (ASIDE_PREDECESSOR.search(self.text, max(self.span.start, c.start - 8), c.start) and _in_aside(self.text, self.span.start, c.start)):
             return False  # "对比英伟达A100：FP16 312 TFLOPS…": the chip heads what follows
         before = VENDOR_TAIL.sub("", self.text[max(self.span.start, c.start - 32):c.start])
         if cue_pattern(self.lex, "predecessor", "$").search(before):
             return True  # "the previous generation NVIDIA V100", "前代旗舰 RTX 3090"
+        if STRONG_COMPARE.search(OWNER_TAIL.sub("", LINE_TAIL.sub("", before))) \
+                or self._compared_through_modifier(c):
+            return True  # "over the company's older Tesla V100", "比配备 HBM3 的 H100"
         if (STRONG_COMPARE.search(head) or AFTER_RATIO.search(head) or FROM.search(head)
                 or RATIO_OF.match(tail) or (WEAK_COMPARE.search(head) and OF_AFTER.match(tail))
                 or (WITH.search(head) and SAME_AS.match(tail))):
             return True
         # "与H100和H200同系列": a chip joined to a baseline that follows it
-        later = next((d for d in self.chips if d.start >= max(c.end, c.variant_end)), None)
-        return bool(later is not None and later.entity != c.entity and WITH.search(head)
-                    and CHIP_JOIN.match(self.text[max(c.end, c.variant_end):later.start])
-                    and self.is_baseline(later))
+        if not WITH.search(head):
+            return False
+        end = max(c.end, c.variant_end)
+        i = bisect_left(self._chip_starts(), end)
+        later = self.chips[i] if i < len(self.chips) else None
+        return bool(later is not None and later.entity != c.entity
+                    and CHIP_JOIN.match(self.text[end:later.start]) and self.is_baseline(later))
+
+    def _chip_starts(self) -> list[int]:
+        if self._starts is None:
+            self._starts = [d.start for d in self.chips]
+        return self._starts
+
+    def _compared_through_modifier(self, c: Mention) -> bool:
+        """'比配备 HBM3 的 H100': a comparison word, then a short modifier of the chip (with
+        no other chip in it)."""
+        m = MODIFIED_COMPARE.search(self.text, max(self.span.start, c.start - 24), c.start)
+        return bool(m) and not any(m.start() <= d.start < c.start for d in self.chips)
 
     def _topic_if_free(self) -> Mention | None:
         """The topic, when the sentence names no chip of its own (only baselines)."""

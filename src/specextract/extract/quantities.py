@@ -98,17 +98,25 @@ def _build_units(lex: Lexicon) -> Units:
         is_exact = r["case"] == "exact"
         table[alias if is_exact else alias.lower()] = (r["dimension"], Decimal(r["factor"]), r["written"])
         (exact if is_exact else loose).append(alias)
-    exact_alt = "|".join(re.escape(a) + _unit_end(a) for a in exact)
+    lowered = [a.lower() for a in exact + loose]
+    exact_alt = "|".join(re.escape(a) + _unit_end(a, _starts_longer(a, lowered)) for a in exact)
     loose_trie = plain_trie(loose, lambda a: a.replace(" ", FLEX_ONE), _unit_end)
     return Units(table, f"{exact_alt}|(?i:{loose_trie})")
 
 
-def _unit_end(alias: str) -> str:
+def _unit_end(alias: str, prefix: bool = False) -> str:
     """A unit may run into an upper-case label in flattened tables ("TFLOPSFP32"); a
-    one-letter unit may not ("4 GPUs" is no 4 G)."""
+    one-letter unit may not ("4 GPUs" is no 4 G), nor one that starts a longer unit
+    ("PF" of "PFLOPS")."""
     if not (alias[-1].isascii() and alias[-1].isalpha()):
         return ""
-    return r"(?-i:(?![A-Za-z]))" if len(alias) == 1 else r"(?-i:(?![a-z]))"
+    return r"(?-i:(?![A-Za-z]))" if len(alias) == 1 or prefix else r"(?-i:(?![a-z]))"
+
+
+def _starts_longer(alias: str, lowered: list[str]) -> bool:
+    """Does a longer unit start with ``alias`` (case aside)?"""
+    low = alias.lower()
+    return any(len(o) > len(low) and o.startswith(low) for o in lowered)
 
 
 def unit_info(unit_text: str, lexicon: Lexicon | None = None) -> tuple[str, Decimal, str] | None:

@@ -36,9 +36,11 @@ DATA_FILES: dict[str, DataFile] = {
     "chips.tsv": DataFile(("entity", "alias", "context")),
     "chip_families.tsv": DataFile(("words", "canonical", "class", "code", "join", "prefix"),
                                   "class", frozenset({"accelerator", "soc", "cpu"})),
+    "context_words.tsv": DataFile(("word", "kind"), "kind", frozenset({
+        "no_claim_label", "interconnect", "link_name", "other_bandwidth"})),
     "cues.tsv": DataFile(("cue", "kind", "value"), "kind", frozenset({
         "op_before", "op_after", "compare", "predecessor", "increase", "decrease", "exclude",
-        "generic_metric", "unit_part", "difference", "other_link"})),
+        "generic_metric", "unit_part", "difference", "other_link", "carry"})),
     "error_hints.tsv": DataFile(("hint", "pattern")),
     "normalize_chars.tsv": DataFile(("action", "codepoints"), "action",
                                     frozenset({"delete", "keep", "space"})),

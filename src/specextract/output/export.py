@@ -1,4 +1,9 @@
-"""Claim rows to CSV / JSON Lines / Parquet; CSV formula cells are neutralised."""
+"""Claim rows to CSV / JSON Lines / Parquet; CSV formula cells are neutralised.
+
+CSV cells are text; JSON Lines and Parquet are typed (:func:`specextract.rows.typed_row`):
+``value``, ``expected`` and ``deviation`` are numbers, offsets integers, and Parquet's
+``verdict`` is a dictionary (categorical) column.
+"""
 from __future__ import annotations
 
 import csv
@@ -10,7 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
-from ..codebook import CLAIM_COLUMNS, EXTRA_COLUMNS
+from ..codebook import CLAIM_COLUMNS, EXTRA_COLUMNS, VERDICTS
+from ..rows import CATEGORY_COLUMNS, INTEGER_COLUMNS, NUMBER_COLUMNS, number, typed_row
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 FORMULA_FIRST = frozenset(FORMULA_START)
@@ -112,41 +118,59 @@ def write_jsonl(rows: Iterable[dict[str, str]], path: str | Path) -> int:
 
 
 def write_jsonl_to(rows: Iterable[dict[str, str]], fh: TextIO) -> int:
+    """One JSON object per row, numeric columns as numbers (empty ones as null)."""
     n = 0
     for r in rows:
-        fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+        fh.write(json.dumps(typed_row(r), ensure_ascii=False) + "\n")
         n += 1
     return n
 
 
-PARQUET_INTEGERS = ("start", "end", "precision_exp")
-PARQUET_FLOATS = ("deviation",)
+def parquet_schema():
+    """Offsets int64, value/expected/deviation float64, verdict a dictionary of the
+    codebook's verdicts (pandas reads it as a categorical), everything else strings."""
+    import pyarrow as pa
+    def kind(column: str):
+        if column in INTEGER_COLUMNS:
+            return pa.int64()
+        if column in NUMBER_COLUMNS:
+            return pa.float64()
+        if column in CATEGORY_COLUMNS:
+            return pa.dictionary(pa.int8(), pa.string())
+        return pa.string()
+    return pa.schema([(c, kind(c)) for c in EXPORT_COLUMNS])
+
+
+EXPORT_COLUMNS = list(CLAIM_COLUMNS) + [c for c in EXTRA_COLUMNS if c not in CLAIM_COLUMNS]
 
 
 def write_parquet(rows: Iterable[dict[str, str]], path: str | Path, batch: int = 10_000) -> int:
-    """Claim rows as Parquet, written in row groups: offsets as int64, deviation as float64,
-    everything else (values included, to keep their written digits) as strings."""
-    import pyarrow as pa
+    """Claim rows as Parquet (:func:`parquet_schema`), written in row groups."""
     import pyarrow.parquet as pq
-    known = list(CLAIM_COLUMNS) + [c for c in EXTRA_COLUMNS if c not in CLAIM_COLUMNS]
-    schema = pa.schema([(c, pa.int64() if c in PARQUET_INTEGERS else
-                         pa.float64() if c in PARQUET_FLOATS else pa.string()) for c in known])
+    schema = parquet_schema()
     path = Path(path)
     n = 0
     with replacing(path) as tmp, pq.ParquetWriter(tmp, schema) as writer:
         for chunk in _chunks(rows, batch):
-            columns = {c: [_typed(c, r.get(c, "")) for r in chunk] for c in known}
-            writer.write_table(pa.table(columns, schema=schema))
+            writer.write_table(_arrow_table(chunk, schema))
             n += len(chunk)
     return n
 
 
-def _typed(column: str, cell: str) -> object:
-    if column in PARQUET_INTEGERS:
-        return int(cell) if cell != "" else None
-    if column in PARQUET_FLOATS:
-        return float(cell) if cell != "" else None
-    return cell
+def _arrow_table(chunk: list[dict[str, str]], schema):
+    import pyarrow as pa
+    columns = []
+    for field in schema:
+        cells = [r.get(field.name, "") for r in chunk]
+        if field.name in CATEGORY_COLUMNS:
+            codes = [VERDICTS.index(c) if c in VERDICTS else None for c in cells]
+            columns.append(pa.DictionaryArray.from_arrays(
+                pa.array(codes, pa.int8()), pa.array(VERDICTS, pa.string())))
+        elif field.name in INTEGER_COLUMNS or field.name in NUMBER_COLUMNS:
+            columns.append(pa.array([number(c) for c in cells], field.type))
+        else:
+            columns.append(pa.array(cells, field.type))
+    return pa.Table.from_arrays(columns, schema=schema)
 
 
 def _chunks(rows: Iterable[dict[str, str]], size: int):

@@ -1,0 +1,76 @@
+"""Prose figures reconsidered from the words around them (after linking).
+
+Two rules, each keyed to words of ``context_words.tsv``:
+
+* a figure right after a label that names no claim ("显存频率:1215MHz", "纹理单元 160"), or a
+  count right before one ("80个光线追踪核心"), is dropped: a shorter keyword near it
+  ("频率", "核心") would otherwise give it an attribute;
+* a bandwidth read as the memory's whose clause speaks of a GPU-to-GPU link and not of
+  memory or PCIe ("600 GB per second in GPU-to-GPU bandwidth", "互联速率为每秒400GB") is the
+  NVLink bandwidth, when NVLink is named in the sentence or shortly before it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from ..lexicon.lexicon import Lexicon
+from .prose import Draft, Found
+
+LABEL_GAP = re.compile(r"[\s:：=为是有达约]*+")
+COUNT_GAP = re.compile(r"\s*+[个颗组]?\s*+")
+CLAUSE_BREAK = re.compile(r"[，,；;。！？!?\n]|\.\s")
+LINK_WINDOW = 300  # how far before the sentence a named NVLink still counts
+MAX_LABEL_GAP = 6
+
+
+def _words(lex: Lexicon, kind: str) -> re.Pattern:
+    words = sorted((r["word"] for r in lex.of_kind("context_words.tsv", kind)), key=len, reverse=True)
+    return re.compile("|".join(re.escape(w).replace(r"\ ", r"\s*+") for w in words), re.IGNORECASE)
+
+
+def _patterns(lex: Lexicon) -> dict[str, re.Pattern]:
+    return {kind: _words(lex, kind) for kind in ("no_claim_label", "interconnect", "link_name",
+                                                 "other_bandwidth")}
+
+
+def relabel(found: Found, drafts: list[Draft]) -> list[Draft]:
+    """``drafts`` (prose) with no-claim labels' figures dropped and link bandwidths renamed."""
+    words = found.lexicon.built(_patterns)
+    out = []
+    for d in drafts:
+        if _blocked(found.text, d, words["no_claim_label"]):
+            continue
+        if d.attribute == "memory_bandwidth" and _link_bandwidth(found.text, d, words):
+            d = replace(d, attribute="nvlink_bandwidth")
+        out.append(d)
+    return out
+
+
+def _blocked(text: str, d: Draft, labels: re.Pattern) -> bool:
+    """Is the figure right after a no-claim label, or a count right before one?"""
+    q = d.quantity
+    lead = text[max(0, q.start - 24):q.start].rpartition("\n")[2]  # (this line only)
+    for m in labels.finditer(lead):
+        gap = lead[m.end():]
+        if len(gap) <= MAX_LABEL_GAP and LABEL_GAP.fullmatch(gap):
+            return True
+    if q.dimension in ("count", "bare"):
+        gap = COUNT_GAP.match(text, q.end)
+        return labels.match(text, gap.end()) is not None
+    return False
+
+
+def _clause(text: str, start: int, end: int, lo: int, hi: int) -> tuple[int, int]:
+    """The clause of text[start:end] within [lo, hi)."""
+    before = [m.end() for m in CLAUSE_BREAK.finditer(text, lo, start)]
+    after = CLAUSE_BREAK.search(text, end, hi)
+    return (before[-1] if before else lo), (after.start() if after else hi)
+
+
+def _link_bandwidth(text: str, d: Draft, words: dict[str, re.Pattern]) -> bool:
+    q = d.quantity
+    lo, hi = _clause(text, q.start, q.end, d.sentence.start, d.sentence.end)
+    if not words["interconnect"].search(text, lo, hi) or words["other_bandwidth"].search(text, lo, hi):
+        return False
+    return words["link_name"].search(text, max(0, d.sentence.start - LINK_WINDOW), hi) is not None

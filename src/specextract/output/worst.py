@@ -1,0 +1,88 @@
+"""The few worst wrong figures of a store, for the end of ``specextract run``.
+
+    A100 fp32 15 TFLOPS → 19.5 (misattributed: V100's), 3 documents
+
+"Worst" is furthest from the reference (by ratio, so 10x too small counts as much as 10x
+too large); one line per chip, attribute and value, however many documents state it.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from ..codebook import CONTRADICTED
+from ..rows import number
+
+OWNER = re.compile(r" is (?P<owner>[^' ][^']{0,39})'s (?P<attribute>\w{1,40}) figure")  # bounded: linear time
+SHOWN = 5
+
+
+@dataclass(frozen=True)
+class WrongFigure:
+    entity: str
+    attribute: str
+    value: str
+    unit: str
+    expected: str
+    diagnosis: str
+    documents: int
+
+    def __str__(self) -> str:
+        unit = ("" if self.unit in ("count", "ordinal") else "x" if self.unit == "x"
+                else f" {self.unit}")
+        why = short_diagnosis(self.diagnosis)
+        docs = f", {self.documents} documents" if self.documents > 1 else ""
+        return (f"{self.entity} {self.attribute} {self.value}{unit} → {self.expected or '?'}"
+                f"{f' ({why})' if why else ''}{docs}")
+
+
+def short_diagnosis(diagnosis: str) -> str:
+    """The first reason, short: "misattributed: V100's", "magnitude: 10x too large"."""
+    first = diagnosis.split("; ")[0].strip()
+    label, _, rest = first.partition(": ")
+    if not rest:
+        return label
+    owner = OWNER.search(rest)
+    if owner:
+        return f"{label}: {owner['owner']}'s {owner['attribute']}" if label == "wrong precision" \
+            else f"{label}: {owner['owner']}'s"
+    rest = re.sub(r"^[\d.]+x? is ", "", rest).split(" (")[0].split(" against ")[0]
+    return f"{label}: {rest}" if len(rest) <= 40 else label
+
+
+def severity(value: str, expected: str) -> float:
+    """How far a figure is from the reference: |ln(value / expected)| (0 when unknown)."""
+    v, e = number(value), number(expected)
+    if not v or not e or v <= 0 or e <= 0:
+        return 0.0
+    return abs(math.log(v / e))
+
+
+def worst_figures(store, n: int = SHOWN) -> tuple[list[WrongFigure], int]:
+    """The ``n`` worst contradicted figures of an open store, and how many claims are
+    contradicted in all."""
+    groups: dict[tuple, dict] = {}
+    total = 0
+    for row in store.claim_rows(verdicts=(CONTRADICTED,)):
+        total += 1
+        key = (row["entity"], row["attribute"], row["value"], row["baseline"], row["metric"])
+        first = groups.setdefault(key, {"row": row, "docs": set()})
+        first["docs"].add(row["doc_id"])
+    ranked = sorted(groups.values(), key=lambda g: (-severity(g["row"]["value"], g["row"]["expected"]),
+                                                    -len(g["docs"]), g["row"]["entity"]))
+    return [WrongFigure(g["row"]["entity"], g["row"]["attribute"], g["row"]["value"],
+                        g["row"]["unit"], g["row"]["expected"], g["row"]["diagnosis"],
+                        len(g["docs"])) for g in ranked[:n]], total
+
+
+def worst_text(store, db_path: str, n: int = SHOWN) -> str:
+    """The lines ``run`` ends with: the worst figures and the command that exports all."""
+    figures, total = worst_figures(store, n)
+    if not total:
+        return "no wrong figures found"
+    lines = [f"worst of {total} wrong figures (claim → reference):"]
+    lines += [f"  {f}" for f in figures]
+    lines.append(f"all of them: specextract export --db {db_path} --verdict contradicted "
+                 "-o wrong.csv")
+    return "\n".join(lines)
