@@ -5,6 +5,8 @@ Steps, in order:
    invisible characters go; no-break and wide spaces become spaces, and so does a "?"
    printed for a lost space between letters or digits ("RTX?4090");
 2. full-width ASCII (１９．５ＴＦＬＯＰＳ, ＧＢ, ％) becomes half-width, CJK punctuation stays;
+   numbers are read as written for people (:mod:`specextract.normalize.numerals`): digits
+   of other systems as 0-9, "1 979" as "1,979", a combining mark inside a number removed;
 3. traditional (and mixed) text goes to simplified (see :mod:`specextract.normalize.script`).
 Nothing else is rewritten: numbers, units and model names stay as written.
 """
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 
 from ..lexicon.files import parse_codepoints
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
+from .numerals import fold_numbers
 from .offsets import OffsetMap, delete_matches
 from .script import classify, is_traditional, script_counts, to_simplified
 
@@ -87,6 +90,9 @@ def normalize(text: str, lexicon: Lexicon | None = None) -> Normalized:
     # length-preserving: the map is unchanged
     current = folded.sub(lambda m: m.group().translate(table), current)
     current = LOST_SPACE.sub(" ", current)
+    current, step = fold_numbers(current, lex)
+    if step is not None:
+        mapping = mapping.then(step)
     counts = script_counts(current)
     script = classify(counts)
     if is_traditional(counts):
