@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from ..lexicon.trie import FLEX_ONE, plain_trie, scan
+from ..lexicon.units import unit_rows
 from .numbers import (MAGNITUDES, ORDINAL_WORDS, WORD_NUMBERS, Number, parse_arabic,
                        parse_cjk, scale, times)
 
@@ -86,14 +87,18 @@ def units_of(lexicon: Lexicon | None = None) -> Units:
 
 
 def _build_units(lex: Lexicon) -> Units:
+    return units_from_rows(unit_rows(lex))
+
+
+def units_from_rows(rows: list[dict[str, str]]) -> Units:
     """(alias lower-cased or exact -> (dimension, factor, written), regex alternation).
 
-    Case-exact aliases ("Gb" bits, "W", "x") come first as a plain alternation; the rest
-    form one case-insensitive trie."""
-    rows = lex.rows("units.tsv")
+    Case-exact aliases ("Gb" bits, "W", "x") come first as a plain alternation, longest
+    first (two of one length never match the same text); the rest form one
+    case-insensitive trie."""
     table: dict[str, tuple[str, Decimal, str]] = {}
     exact, loose = [], []
-    for r in sorted(rows, key=lambda r: len(r["alias"]), reverse=True):
+    for r in sorted(rows, key=lambda r: (-len(r["alias"]), r["alias"])):
         alias = r["alias"]
         is_exact = r["case"] == "exact"
         table[alias if is_exact else alias.lower()] = (r["dimension"], Decimal(r["factor"]), r["written"])
