@@ -8,14 +8,13 @@ chip and attribute disagrees with. (``consensus.py`` tabulates values across doc
 """
 from __future__ import annotations
 
-import re
 from collections import OrderedDict, defaultdict
 from decimal import Decimal
 from itertools import combinations
 from typing import Iterable
 
 from .accusations import guard
-from .diagnose import diagnose, explains
+from .diagnose import FLOP_WORD, TOPS_WORD, diagnose, explains
 from ..records import Claim, CheckedClaim, format_decimal
 from .reference import Reference, load_reference
 from .rules import entity_key
@@ -23,10 +22,6 @@ from .rows import Selection, qualifiers_compatible, select_rows, variants_compat
 from ..codebook import ATTRIBUTE_UNITS, CONTRADICTED, UNVERIFIABLE
 from .ratios import Candidate, from_row, speedup_candidates
 from .verdicts import judge, reads_precision, sort_key, within_tolerance, written_exp
-
-TOPS_WORD = re.compile(r"TOPS", re.I)    # as diagnose._unit searches a surface
-FLOP_WORD = re.compile(r"FLOP", re.I)
-
 
 def check(claims: Iterable[Claim], reference: Reference | None = None) -> list[CheckedClaim]:
     """Verdict, expected value, evidence and diagnosis for every claim, in input order."""

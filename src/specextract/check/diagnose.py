@@ -313,7 +313,7 @@ def _build_precision_index(ref: Reference, entity: str, variant: str) -> tuple:
     return rows, [f for f, _ in positive], [p for _, p in positive], rest
 
 
-TOPS_WORD = re.compile(r"TOPS", re.I)
+TOPS_WORD = re.compile(r"TOPS", re.I)  # a surface that spells the unit TOPS (_unit)
 FLOP_WORD = re.compile(r"FLOP", re.I)
 
 

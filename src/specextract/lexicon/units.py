@@ -10,6 +10,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from ..errors import DataFileError
+from ..records import format_decimal
 from .lexicon import Lexicon
 
 
@@ -29,7 +30,7 @@ def generated_rows(lex: Lexicon) -> list[dict[str, str]]:
                 raise DataFileError(str(lex.paths["unit_bases.tsv"]), int(base["_line"]),
                                     f"prefix {name!r} is not in unit_prefixes.tsv")
             symbol, exponent = prefixes[name]
-            factor = _plain(Decimal(base["factor"]).scaleb(exponent))
+            factor = format_decimal(Decimal(base["factor"]).scaleb(exponent))
             for spelling in base["spellings"].split(" | "):
                 rows.append({"alias": name + spelling.strip(), "dimension": base["dimension"],
                              "factor": factor, "written": symbol + base["unit"],
@@ -46,7 +47,3 @@ def _prefixes(lex: Lexicon) -> dict[str, tuple[str, int]]:
                 out[name] = (row["symbol"], int(row["exponent"]))
     return out
 
-
-def _plain(number: Decimal) -> str:
-    """A factor as plain digits, as units.tsv writes it ("1000", "0.125", "1")."""
-    return format(number.normalize(), "f")
