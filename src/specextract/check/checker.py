@@ -1,6 +1,6 @@
 """Check claims against the reference table: ``check(claims) -> list[CheckedClaim]``.
 
-One claim at a time: pick the applicable reference figures (rowselect / speedup), judge the
+One claim at a time: pick the applicable reference figures (rows / ratios), judge the
 value against each (verdicts), keep the best verdict, fill ``expected`` from the matching
 row (supported, approximate) or the nearest one (contradicted), and say why it is not
 supported (diagnose). Then, per document, mark claims that another claim about the same
