@@ -260,10 +260,10 @@ def _quantity(text: str, m: re.Match, units: Units) -> Quantity | None:
                     start, number_end, is_range)
 
 
-@lru_cache(maxsize=4096)
 def _reading(units, num, cjk, word, mag, flopmag, unit, counter) -> tuple | None:
     """(value, precision_exp, dimension, written) of a match's groups, or None when they
-    make no figure (cached: the same figures recur throughout a corpus)."""
+    make no figure. (Not cached: a cache saved 1.4% of the extract stage, 1255 vs 1273 M
+    instructions per pass over corpus/.)"""
     if num:
         number = parse_arabic(num)
     elif cjk:
