@@ -5,7 +5,10 @@ Each case is one file run through the batch runner's per-document function
 that its peak memory is its own. The ordinary rate is that of the articles in corpus/
 (warm, best of ``--repeat`` passes). The contract (README, "Bad input"): each 5 MB line
 of digits, units, model names or Chinese numerals costs at most 5x the ordinary time
-per MB. Cases marked "extra" are reported beside it, for information.
+per MB. Cases marked "extra" are reported beside it, for information; so are the
+generated documents of distinct spec sentences (``spec-800k``, ``spec-7.9m``: thousands of
+claims per chip and attribute, most disagreeing), timed with their check against the
+bundled reference (self-contradictions included) and no time limit.
 
     python bench/bench_hostile.py [--mb 5] [--repeat 5] [--only NAME ...]
 """
@@ -34,20 +37,30 @@ CASES = {
     "pipe-row": ("A100 80GB HBM2e 2TB/s 400W | ", ".txt", False),
     "html-open-attr": ('<a b="', ".html", False),
     "html-nested": ("<div><b>A100 80GB</b>", ".html", False),
+    "spec-800k": (None, ".txt", False),     # generated: hostile_inputs.spec_sentences
+    "spec-7.9m": (None, ".txt", False),
 }
+GENERATED_BYTES = {"spec-800k": 800_000, "spec-7.9m": 7_900_000}
 
 
 def run_case(name: str, mb: float) -> dict:
     """Write the case to a file and time process_task on it (in this process)."""
-    from specextract.batch.run import process_task
+    from specextract.batch.run import process_task, reference_spec
+    from specextract.check.reference import load_reference
     process_task({"path": str(_warm_file())})
     unit, suffix, _ = CASES[name]
-    text = unit * max(1, int(mb * 1e6) // len(unit.encode()))
+    task = {}
+    if unit is None:
+        from hostile_inputs import spec_sentences
+        text = spec_sentences(GENERATED_BYTES[name])
+        task = {"reference": reference_spec(load_reference()), "timeout": 3600}
+    else:
+        text = unit * max(1, int(mb * 1e6) // len(unit.encode()))
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"{name}{suffix}"
         path.write_text(text, encoding="utf-8")
         start = time.perf_counter()
-        result = process_task({"path": str(path)})
+        result = process_task({"path": str(path), **task})
         seconds = time.perf_counter() - start
     return {"name": name, "mb": len(text.encode()) / 1e6, "seconds": seconds,
             "status": result["status"], "reason": result.get("reason") or "",

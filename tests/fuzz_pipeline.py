@@ -10,7 +10,9 @@ end in a DocumentError with a known reason, or in claims whose offsets point at 
 surface and whose verdicts are among the four. Anything else is a failure: its input and
 traceback are saved under OUT/failures/ (one per distinct place) and the run goes on;
 an input slower than --slow seconds is saved under OUT/slow/. Seeds: corpus/ and a few
-hostile samples. With atheris (coverage-guided, libFuzzer) when it is installed, else a
+hostile samples, and figures spoofed with group separators, digits of other systems,
+combining marks and bidi controls (``spoof_round``, run first: each must read as the
+figure written, with a note where one is due). With atheris (coverage-guided, libFuzzer) when it is installed, else a
 random mutator over the seeds. Prints a summary; exits 1 when something failed.
 """
 from __future__ import annotations
@@ -103,6 +105,61 @@ class Target:
         return "\n".join(lines)
 
 
+# number spoofing: a figure written with group separators, digits of another system,
+# combining marks or bidi controls must read as the figure (or, under bidi controls, be
+# noted on the document)
+SPOOF_TEMPLATES = (  # (text, smallest and largest figure, decimals allowed): plausible
+    ("The NVIDIA A100 delivers {} TFLOPS of FP16 performance.\n", 1000, 39_999, True),
+    ("英伟达 A100 的单精度算力为 {} TFLOPS。\n", 1000, 4_999, True),
+    ("The NVIDIA A100 has {} transistors.\n", 1_000_000, 999_999_999_999, False),
+    ("英伟达 A100 拥有 {} 个晶体管。\n", 1_000_000, 999_999_999_999, False))
+
+
+def spoof_case(rng: random.Random) -> tuple[str, str, bool]:
+    """(text, the figure it states, whether a note is due)."""
+    from specextract.lexicon.lexicon import default_lexicon
+    from specextract.normalize.numerals import number_chars
+    chars = number_chars(default_lexicon())
+    template, lo, hi, fraction = rng.choice(SPOOF_TEMPLATES)
+    whole = rng.randint(lo, hi)
+    groups = f"{whole:,}".split(",")
+    sep = rng.choice([",", " ", "\u00a0", "\u202f", "\u2009", "'", "\u2019"])
+    decimals = rng.choice(["", ".5", ".25"]) if fraction else ""
+    written = sep.join(groups) + decimals
+    noted = False
+    if rng.random() < 0.4:
+        zero = rng.choice(sorted({k - int(v) for k, v in chars.digits.items()}))
+        written = "".join(chr(zero + int(c)) if c.isdigit() else c for c in written)
+        noted = True
+    if rng.random() < 0.3:
+        at = rng.choice([i for i in range(1, len(written)) if written[i - 1].isdigit()])
+        written = written[:at] + rng.choice("\u0303\u0301\u20d7") + written[at:]
+        noted = True
+    if rng.random() < 0.2:
+        written = rng.choice(["\u2066", "\u200e", "\u202a", "\u202e"]) + written + rng.choice(
+            ["\u2069", "\u200e", "\u202c"])
+        noted = True
+    return template.format(written), f"{whole}{decimals}", noted
+
+
+def spoof_round(cases: int, seed: int = 0) -> list[str]:
+    """Problems found over ``cases`` generated spoofed figures (empty: none)."""
+    from decimal import Decimal
+    from specextract.extract.document import process_document
+    from specextract.normalize.numerals import number_notes
+    from specextract.records import Document
+    rng, problems = random.Random(seed), []
+    for _ in range(cases):
+        text, figure, noted = spoof_case(rng)
+        claims = process_document(Document("s", "s.txt", "utf-8", "txt", text)).claims
+        values = [c.value for c in claims]
+        if values != [Decimal(figure)]:
+            problems.append(f"{text.strip()!r}: read {values}, written {figure}")
+        if noted != bool(number_notes(text)):
+            problems.append(f"{text.strip()!r}: note {'missing' if noted else 'unexpected'}")
+    return problems
+
+
 def seeds() -> list[bytes]:
     """corpus/ articles and hostile samples, each with a suffix byte."""
     out = []
@@ -116,6 +173,8 @@ def seeds() -> list[bytes]:
             b"\x00\xff\xfe" + text.encode("utf-16-le"), b"\x00" + text.encode()[:-2],
             b"\x02" + b"<table><tr><td>A100</td><td>80GB</td></tr></table><script>x",
             b"\x00" + b"| A100 | 80GB | 2TB/s |\n|---|---|---|\n" * 5, b"\x00" + b" " * 500 + b"1"]
+    rng = random.Random(1)
+    out += [b"\x00" + spoof_case(rng)[0].encode() * 3 for _ in range(20)]
     return out
 
 
@@ -164,7 +223,13 @@ def main() -> int:
     parser.add_argument("--max-len", type=int, default=50_000)
     parser.add_argument("--random", action="store_true", help="the random mutator even "
                         "when atheris is installed")
+    parser.add_argument("--spoof-cases", type=int, default=2000,
+                        help="generated spoofed figures checked before fuzzing")
     args = parser.parse_args()
+    problems = spoof_round(args.spoof_cases)
+    print(f"number spoofing: {args.spoof_cases} figures, {len(problems)} misread", flush=True)
+    for problem in problems[:20]:
+        print(f"MISREAD {problem}")
     try:
         import atheris
     except ImportError:
@@ -179,7 +244,7 @@ def main() -> int:
     print(f"random mutator over {len(seeds())} seeds, {args.seconds} s", flush=True)
     run_random(target, args.seconds, args.max_len)
     print(target.summary(time.monotonic() - target.started))
-    return 1 if target.failures else 0
+    return 1 if target.failures or problems else 0
 
 
 if __name__ == "__main__":

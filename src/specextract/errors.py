@@ -44,3 +44,13 @@ class StoreError(SpecExtractError):
     a schema this version does not write. A usage problem: the CLI exits with status 2."""
 
     exit_code = 2
+
+
+class DamagedStoreError(StoreError):
+    """SQLite finds the store damaged (``PRAGMA quick_check``, or a read mid-run)."""
+
+
+class DiskFullError(SpecExtractError):
+    """No space left for the store, claims.csv or the report: the run stops (exit 1)."""
+
+    exit_code = 1

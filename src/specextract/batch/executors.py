@@ -16,6 +16,7 @@ import multiprocessing
 import queue
 import signal
 import threading
+import time
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -58,6 +59,13 @@ class Done:
 
     def get(self):
         return self.value
+
+
+NO_WORKERS = "no-workers"   # the reason of documents left when a cluster has no worker
+
+
+class NoWorkers(SpecExtractError):
+    """A Dask cluster has had no worker for longer than the executor waits."""
 
 
 DIED_WHY = ("its worker process died while running it (killed, as by the out-of-memory "
@@ -374,10 +382,13 @@ class DaskExecutor:
     of 32 keep the scheduler's per-task work small beside the documents' (with 2 workers,
     128 documents in flight, as PoolExecutor's two windows)."""
 
+    POLL = 1.0   # seconds between looks at the scheduler while a partition is out
+
     def __init__(self, address: str, *, send_bytes: bool = False, partition_size: int = 32,
-                 in_flight: int | None = None) -> None:
+                 in_flight: int | None = None, no_workers_timeout: float = 60.0) -> None:
         self.address, self.send_bytes = address, send_bytes
         self.partition_size, self.in_flight = partition_size, in_flight
+        self.no_workers_timeout = no_workers_timeout
         self.name = f"dask={address}"
         self.cluster = self.client = None
 
@@ -420,31 +431,73 @@ class DaskExecutor:
         """Partitions in order. A partition whose workers keep dying (Dask tries it on
         ``distributed.scheduler.allowed-failures`` + 1 workers, then gives up with
         KilledWorker) is run again one document at a time; the document that still kills
-        its worker is handed to ``lost(task, why)``."""
+        its worker is handed to ``lost(task, why)``.
+        When the cluster has had no worker for ``no_workers_timeout`` seconds, every
+        document not yet done is handed to ``lost(task, why, NO_WORKERS)`` (or, without
+        ``lost``, NoWorkers is raised)."""
         workers = max(1, len(self.client.scheduler_info().get("workers", {})))
         limit = self.in_flight or 2 * workers
         pending: deque = deque()
-        for part in batched(tasks, self.partition_size):
-            pending.append((part, self._submit(fn, part)))
-            while len(pending) >= limit:
-                yield from self._gathered(*pending.popleft(), fn, lost)
-        while pending:
-            yield from self._gathered(*pending.popleft(), fn, lost)
+        tasks = iter(tasks)
+        try:
+            for part in batched(tasks, self.partition_size):
+                pending.append((part, self._submit(fn, part)))
+                while len(pending) >= limit:
+                    results = self._gathered(*pending[0], fn, lost)
+                    pending.popleft()
+                    yield from results
+            while pending:
+                results = self._gathered(*pending[0], fn, lost)
+                pending.popleft()
+                yield from results
+        except NoWorkers as exc:
+            if lost is None:
+                raise
+            why = str(exc)
+            for part, future in pending:
+                future.cancel()
+                yield from (lost(task, why, NO_WORKERS) for task in part)
+            yield from (lost(task, why, NO_WORKERS) for task in tasks)
 
     def _submit(self, fn, part: list[dict]):
         return self.client.submit(_run_chunk, fn, part, pure=False)
 
+    def _result(self, future):
+        """The future's result; NoWorkers once the cluster has had no worker for
+        ``no_workers_timeout`` seconds while waiting for it."""
+        from distributed import TimeoutError as DaskTimeout
+        alone_since = None
+        while True:
+            try:
+                return future.result(timeout=self.POLL)
+            except (DaskTimeout, TimeoutError):
+                pass
+            if self._worker_count():
+                alone_since = None
+                continue
+            now = time.monotonic()
+            alone_since = alone_since or now
+            if now - alone_since >= self.no_workers_timeout:
+                raise NoWorkers(f"no Dask worker for {self.no_workers_timeout:g} s at "
+                                f"{self.address}")
+
+    def _worker_count(self) -> int:
+        try:
+            return len(self.client.scheduler_info().get("workers", {}))
+        except Exception:  # noqa: BLE001 - a scheduler that does not answer has no workers
+            return 0
+
     def _gathered(self, part: list[dict], future, fn, lost) -> list[dict]:
         from distributed.scheduler import KilledWorker
         try:
-            return future.result()
+            return self._result(future)
         except KilledWorker:
             if lost is None:
                 raise
         results = []
         for task in part:
             try:
-                results.extend(self._submit(fn, [task]).result())
+                results.extend(self._result(self._submit(fn, [task])))
             except KilledWorker:
                 results.append(lost(task, DIED_WHY))
         return results

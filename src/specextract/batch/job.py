@@ -10,20 +10,25 @@ raise an error with exit status 2 before the store is touched.
 """
 from __future__ import annotations
 
+import shutil
 import signal
+import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
 
-from .run import Executor, run_batch, summary_text
-from ..errors import DataFileError, SpecExtractError, WorkerDied
+from .run import Executor, finish_quietly, run_batch, summary_text
+from ..errors import (DamagedStoreError, DataFileError, DiskFullError, SpecExtractError,
+                      WorkerDied)
 from ..output.export import write_csv
 from ..ingest.inputs import count_input_files, iter_input_files
-from ..check.reference import load_reference
-from ..output.report import staging_folder, write_report
+from ..check.reference import load_reference, tables_text
+from ..output.report import STAGING, staging_folder, write_report
 from ..store.db import CLAIM_STORE_COLUMNS, Store
+from ..store.faults import fatal_error
 
 DB_NAME = "specextract.db"
 
@@ -43,32 +48,84 @@ class BadReferenceError(SpecExtractError):
 def run_job(inputs: Sequence[str], out_dir: Path, *, executor: Executor, db: Path | None = None,
             reference_path: str | None = None, progress: bool | None = None,
             echo: Callable[[str], None] = print, max_bytes: int | None = None,
-            timeout: float | None = None, reference_extra: Sequence[str] = ()) -> int:
+            timeout: float | None = None, reference_extra: Sequence[str] = (),
+            follow_symlinks: bool = False, prune: bool = False) -> int:
     try:
         ref = load_reference(reference_path, tuple(reference_extra))
     except DataFileError as exc:
         raise BadReferenceError(str(exc)) from None
-    paths = iter_input_files(inputs)
+    skipped: list[Path] = []
+    paths = iter_input_files(inputs, follow_symlinks=follow_symlinks, skipped=skipped)
     first = next(paths, None)
     if first is None:
         raise NoInputError(f"no input files in {' '.join(inputs)}")
     paths = chain([first], paths)
     out_dir.mkdir(parents=True, exist_ok=True)
     show = sys.stderr.isatty() if progress is None else progress
-    with Store.open(db or out_dir / DB_NAME) as store:
+    db = Path(db or out_dir / DB_NAME)
+    try:
+        return _run_in_store(db, inputs, paths, out_dir, ref, executor, show, echo,
+                             _Extras(skipped, prune, follow_symlinks),
+                             max_bytes=max_bytes, timeout=timeout)
+    except (OSError, sqlite3.Error, DiskFullError, DamagedStoreError) as exc:
+        fatal = fatal_error(exc, db)
+        if fatal is None:
+            raise
+        remove_temporaries(out_dir)
+        raise fatal from None
+
+
+@dataclass
+class _Extras:
+    skipped: list[Path]          # filled as the inputs are walked
+    prune: bool
+    follow_symlinks: bool
+
+
+def _run_in_store(db: Path, inputs: Sequence[str], paths, out_dir: Path, ref,
+                  executor: Executor, show: bool, echo: Callable[[str], None],
+                  extras: _Extras, **limits) -> int:
+    with Store.open(db) as store:
         try:
             with _sigterm_as_interrupt(), executor:
-                with _progress(inputs, show) as bar:
+                with _progress(inputs, show, extras.follow_symlinks) as bar:
                     run = run_batch(paths, store, ref, executor, inputs=" ".join(inputs),
-                                    on_result=bar, max_bytes=max_bytes, timeout=timeout,
-                                    pages=staging_folder(out_dir / "report"))
-                n, index = write_outputs(store, out_dir, ref, executor)
+                                    on_result=bar, pages=staging_folder(out_dir / "report"),
+                                    **limits)
+                run.skipped_links = extras.skipped
+                if extras.prune:
+                    run.pruned = store.prune_unseen()
+                run.unseen = store.unseen()
+                n, index = _outputs(store, out_dir, ref, executor, run)
         except KeyboardInterrupt:
             echo(f"interrupted: the store {store.path} is consistent; run again to resume")
             return 130
         echo(summary_text(run, store))
-        echo(f"{n} claims -> {out_dir / 'claims.csv'}; report -> {index}")
+        echo(tables_text(ref))
+        echo(f"{n} claims (the whole store) -> {out_dir / 'claims.csv'}; report -> {index}")
     return 1 if run.counts["failed"] else 0
+
+
+def _outputs(store: Store, out_dir: Path, ref, executor: Executor, run) -> tuple[int, Path]:
+    """write_outputs; a full disk (or a store that breaks) fails the run in the store."""
+    try:
+        return write_outputs(store, out_dir, ref, executor)
+    except Exception as exc:
+        fatal = fatal_error(exc, out_dir)
+        if fatal is None:
+            raise
+        finish_quietly(store, run, "failed")
+        raise fatal from None
+
+
+def remove_temporaries(out_dir: Path) -> None:
+    """What a stopped run leaves half-written: the report's staging folder and temporary
+    files of claims.csv and the report."""
+    report = out_dir / "report"
+    shutil.rmtree(report / STAGING, ignore_errors=True)
+    for pattern in (".claims.csv.*.tmp", "claims.csv*.tmp", "report/*.tmp", "report/docs/*.tmp"):
+        for path in out_dir.glob(pattern):
+            path.unlink(missing_ok=True)
 
 
 def write_outputs(store: Store, out_dir: Path, ref, executor: Executor) -> tuple[int, Path]:
@@ -93,13 +150,14 @@ def export_claims(db: str, csv_path: str) -> int:
 
 
 @contextmanager
-def _progress(inputs: Sequence[str], show: bool):
+def _progress(inputs: Sequence[str], show: bool, follow_symlinks: bool = False):
     """A callback for run_batch that drives a tqdm bar on stderr (nothing when not shown)."""
     if not show:
         yield None
         return
     from tqdm import tqdm
-    bar = tqdm(total=count_input_files(inputs), unit="doc", file=sys.stderr, dynamic_ncols=True)
+    bar = tqdm(total=count_input_files(inputs, follow_symlinks=follow_symlinks), unit="doc",
+               file=sys.stderr, dynamic_ncols=True)
 
     def update(outcome: str, counts) -> None:
         bar.update(1)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import signal
+import sqlite3
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -40,10 +41,13 @@ from ..extract.blocks import extract_blocks
 from ..check.checker import check
 from ..errors import DocumentError, SpecExtractError
 from ..ingest.read import MAX_BYTES, decode_document, read_bytes
+from ..normalize.numerals import number_notes
+from ..names import printable
 from ..records import Claim
 from ..rows import claim_from_row
 from ..check.reference import Reference, load_reference
 from ..store.db import Store
+from ..store.faults import fatal_error
 from .versions import check_version, pipeline_version
 
 OK, ERROR, UNCHANGED = "ok", "error", "unchanged"
@@ -76,6 +80,9 @@ class RunResult:
     failures: list[tuple[str, str, str]] = field(default_factory=list)  # path, reason, error
     repairs: list[tuple[str, str]] = field(default_factory=list)  # path, what was mended
     interrupted: bool = False
+    skipped_links: list[Path] = field(default_factory=list)  # symlinks leaving the inputs
+    unseen: tuple[int, list[str]] = (0, [])   # stored documents the inputs no longer name
+    pruned: int = 0
 
 
 class DocumentTimeout(BaseException):
@@ -116,25 +123,30 @@ def process_task(task: dict) -> dict:
             if task.get("known_hash") == digest:
                 return _unchanged({**out, "status": UNCHANGED}, task)
             doc, repairs = decode_document(key, data, limit)
+            repairs = [*repairs, *number_notes(doc.text)]
             claims, script = extract_blocks(doc)
+            result = {**out, "status": OK, "encoding": doc.encoding, "format": doc.format,
+                      "script": script, "text": doc.text, **_checked_here(task, claims)}
+            if repairs:
+                result.update(reason=REPAIRED, error=safe_text(f"{key}: " + "; ".join(repairs)))
+            _stage_page(task, result)
     except DocumentError as exc:
         return {**out, "status": ERROR, "reason": exc.reason, "error": safe_text(str(exc))}
     except DocumentTimeout:
-        return {**out, "status": ERROR, "reason": "timeout",
-                "error": safe_text(f"{key}: timeout (still running after "
-                                   f"{task.get('timeout', TIMEOUT):g} s)")}
+        return timed_out(out, task.get("timeout", TIMEOUT))
     except RecursionError:
         return {**out, "status": ERROR, "reason": "internal-error",
                 "error": safe_text(f"{key}: internal-error (RecursionError)")}
     except Exception as exc:  # noqa: BLE001 - an extractor bug on one file must not stop a batch
         return {**out, "status": ERROR, "reason": "internal-error",
                 "error": safe_text(f"{key}: internal-error ({type(exc).__name__}: {exc})")}
-    result = {**out, "status": OK, "encoding": doc.encoding, "format": doc.format,
-              "script": script, "text": doc.text, **_checked_here(task, claims)}
-    if repairs:
-        result.update(reason=REPAIRED, error=safe_text(f"{key}: " + "; ".join(repairs)))
-    _stage_page(task, result)
     return result
+
+
+def timed_out(result: dict, seconds: float) -> dict:
+    """``result`` (path, doc_id, ...) failed as timeout."""
+    return {**result, "status": ERROR, "reason": "timeout",
+            "error": safe_text(f"{result['path']}: timeout (still running after {seconds:g} s)")}
 
 
 # Checking runs where the document was extracted. A task names the run's reference table
@@ -213,8 +225,10 @@ def safe_text(text: str) -> str:
 
 
 def doc_id_of(path: str) -> str:
+    """The codebook's doc_id: the file name without its suffix, control and bidi
+    characters spelled out (names.printable)."""
     p = Path(path)
-    return p.stem if p.suffix else p.name
+    return printable(p.stem if p.suffix else p.name)
 
 
 def checked_rows(rows: list[dict[str, str]] | list[Claim], ref: Reference) -> list[dict[str, str]]:
@@ -231,6 +245,7 @@ def make_task(path: Path, store: Store, version: str, send_bytes: bool = False, 
     real = str(Path(path).absolute())
     key = safe_text(real)          # the store's key; differs only for undecodable names
     known = store.known(key)
+    store.mark_seen(key)
     task = {"path": real} if key == real else {"path": real, "key": key}
     if max_bytes is not None:
         task["max_bytes"] = max_bytes
@@ -269,43 +284,62 @@ def run_batch(paths: Iterable[Path], store: Store, ref: Reference, executor: Exe
                        pages=None if pages is None else str(pages)) for p in paths)
     try:
         for result in executor.map(process_task, tasks, lost=lost_document):
-            outcome = apply_result(result, store, ref, version, checker, run)
+            outcome = apply_result(result, store, ref, version, checker, run,
+                                   TIMEOUT if timeout is None else timeout)
             if on_result:
                 on_result(outcome, run.counts)
-    except BaseException:
+    except BaseException as exc:
         run.interrupted = True
-        store.finish_run(run.run_id, "interrupted", run.counts)
+        fatal = fatal_error(exc, store.path)
+        finish_quietly(store, run, "failed" if fatal else "interrupted")
+        if fatal is not None and fatal is not exc:
+            raise fatal from None
         raise
     store.finish_run(run.run_id, "finished", run.counts)
     return run
 
 
-def lost_document(task: dict, why: str) -> dict:
+def finish_quietly(store: Store, run: RunResult, status: str) -> None:
+    """Record how the run ended, if the store still can (a full disk may refuse even that)."""
+    try:
+        store.finish_run(run.run_id, status, run.counts)
+    except (sqlite3.Error, OSError):
+        pass
+
+
+def lost_document(task: dict, why: str, reason: str = WORKER_DIED) -> dict:
     """The result of a document whose worker process died running it (twice: once with
-    others, once alone): failed as worker-died, retried on the next run like any other."""
+    others, once alone), or that no worker was left to run (reason no-workers): failed,
+    retried on the next run like any other."""
     key = task.get("key", task["path"])
     return {"path": key, "doc_id": doc_id_of(key), "pipeline_version": pipeline_version(),
-            "status": ERROR, "reason": WORKER_DIED,
-            "error": safe_text(f"{key}: {WORKER_DIED} ({why})")}
+            "status": ERROR, "reason": reason,
+            "error": safe_text(f"{key}: {reason} ({why})")}
 
 
 def apply_result(result: dict, store: Store, ref: Reference, version: str, checker: str,
-                 run: RunResult) -> str:
-    """Write one worker result; returns what happened (processed, unchanged, ...)."""
+                 run: RunResult, timeout: float | None = TIMEOUT) -> str:
+    """Write one worker result; returns what happened (processed, unchanged, ...). A
+    check done here counts against the document's ``timeout`` too."""
     if result["pipeline_version"] != version:
         raise BatchError(f"a worker runs another specextract pipeline "
                          f"({result['pipeline_version']}, this one is {version}); "
                          "install the same version on every worker")
     try:
-        outcome, claims = _write(result, store, ref, version, checker)
-    except Exception as exc:  # noqa: BLE001 - a checker bug or data SQLite refuses
-        error = safe_text(f"{result['path']}: internal-error while checking and storing "
-                          f"({type(exc).__name__}: {exc})")
+        with time_limit(timeout):
+            outcome, claims = _write(result, store, ref, version, checker)
+    except (Exception, DocumentTimeout) as exc:  # noqa: BLE001 - a checker bug, a timeout
+        fatal = fatal_error(exc, store.path)
+        if fatal is not None:
+            raise fatal from None
+        failed = (timed_out(result, timeout) if isinstance(exc, DocumentTimeout) else
+                  {**result, "reason": "internal-error",
+                   "error": safe_text(f"{result['path']}: internal-error while checking "
+                                      f"and storing ({type(exc).__name__}: {exc})")})
         if result["status"] == UNCHANGED:  # keep what the store holds; report only
-            outcome, claims, result = "failed", 0, {**result, "reason": "internal-error",
-                                                      "error": error}
-        else:  # the document fails in the store; the run goes on (disk full stops it)
-            result = {**result, "status": ERROR, "reason": "internal-error", "error": error}
+            outcome, claims, result = "failed", 0, {**failed, "status": UNCHANGED}
+        else:  # the document fails in the store; the run goes on
+            result = {**failed, "status": ERROR}
             outcome, claims = _write(result, store, ref, version, checker)
     run.counts.update({"documents": 1, outcome: 1, "claims": claims})
     if outcome == "failed":
@@ -352,10 +386,18 @@ def summary_text(run: RunResult, store: Store) -> str:
         lines.append("store: " + ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items())))
     lines.extend(f"failed: {printable(error)}" for _, _, error in run.failures)
     lines.extend(f"repaired: {printable(note)}" for _, note in run.repairs)
+    if run.skipped_links:
+        names = ", ".join(printable(str(p)) for p in run.skipped_links[:3])
+        lines.append(f"skipped {len(run.skipped_links)} symbolic links that point outside "
+                     f"the inputs ({names}{', ...' if len(run.skipped_links) > 3 else ''}); "
+                     "--follow-symlinks reads them")
+    if run.pruned:
+        lines.append(f"pruned: {run.pruned} stored documents that the inputs no longer name "
+                     "were removed from the store")
+    count, some = run.unseen
+    if count:
+        names = ", ".join(printable(p) for p in some) + (", ..." if count > len(some) else "")
+        lines.append(f"warning: the store holds {count} documents that this run's inputs do "
+                     f"not name ({names}: deleted, or from other runs); claims.csv and the "
+                     "report cover the whole store; --prune removes them")
     return "\n".join(lines)
-
-
-def printable(text: str) -> str:
-    """One line of text for a terminal: control characters (a newline in a file name,
-    an escape sequence) spelled out."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

@@ -4,24 +4,23 @@ One claim at a time: pick the applicable reference figures (rows / ratios), judg
 value against each (verdicts), keep the best verdict, fill ``expected`` from the matching
 row (supported, approximate) or the nearest one (contradicted), and say why it is not
 supported (diagnose). Then, per document, mark claims that another claim about the same
-chip and attribute disagrees with. (``consensus.py`` tabulates values across documents.)
+chip and attribute disagrees with (check.contradictions). (``consensus.py`` tabulates values
+across documents.)
 """
 from __future__ import annotations
 
-from collections import defaultdict
 from decimal import Decimal
-from itertools import combinations
 from typing import Iterable
 
 from .accusations import guard
+from .contradictions import self_contradictions
 from .diagnose import diagnose, explains
-from ..records import Claim, CheckedClaim, format_decimal
+from ..records import Claim, CheckedClaim
 from .reference import Reference, load_reference
-from .rules import entity_key
-from .rows import Selection, qualifiers_compatible, select_rows, variants_compatible
+from .rows import Selection, select_rows
 from ..codebook import CONTRADICTED, UNVERIFIABLE
 from .ratios import Candidate, from_row, speedup_candidates
-from .verdicts import judge, reads_precision, sort_key, within_tolerance, written_exp
+from .verdicts import judge, reads_precision, sort_key, written_exp
 
 def check(claims: Iterable[Claim], reference: Reference | None = None) -> list[CheckedClaim]:
     """Verdict, expected value, evidence and diagnosis for every claim, in input order."""
@@ -146,57 +145,3 @@ def _explained(claim: Claim, candidates: list[Candidate], dev: Decimal | None,
                 and value.is_finite() and explains(claim, cand.value)):
             return judge(claim.value, value, claim.precision_exp, claim.operator)[1], cand
     return dev, best
-
-
-def _group_key(claim: Claim) -> tuple:
-    return (claim.doc_id, entity_key(claim.entity), claim.attribute,
-            entity_key(claim.baseline), claim.metric)
-
-
-def _disagree(a: Claim, b: Claim, exps: dict[int, int], i: int, j: int) -> bool:
-    """Neither value of claims i and j is within the other's written tolerance (their
-    written precisions kept in ``exps``)."""
-    if not (a.value.is_finite() and b.value.is_finite()):
-        return False
-    return not _tolerates(a, b.value, exps, i) and not _tolerates(b, a.value, exps, j)
-
-
-def _tolerates(claim: Claim, other: Decimal, exps: dict[int, int], index: int) -> bool:
-    """Is ``other`` within claim ``index``'s written tolerance (its written precision kept in
-    ``exps``)?"""
-    exp = exps.get(index)
-    if exp is None and reads_precision(claim.operator):
-        exp = exps[index] = written_exp(claim.value, claim.precision_exp)
-    return within_tolerance(claim.value, claim.precision_exp, claim.operator, other, exp=exp)
-
-
-def self_contradictions(claims: list[Claim]) -> dict[int, str]:
-    """index -> 'other value (surface)' for claims another claim in the document disagrees with."""
-    groups: dict[tuple, list[int]] = defaultdict(list)
-    for index, claim in enumerate(claims):
-        groups[_group_key(claim)].append(index)
-    found: dict[int, list[str]] = defaultdict(list)
-    mentions: dict[int, str] = {}   # index -> _mention, worked out once
-    exps: dict[int, int] = {}       # index -> the claim's written_exp, worked out once
-    for members in groups.values():
-        if len(members) < 2:
-            continue
-        quals = {i: claims[i].qualifiers for i in members}
-        for i, j in combinations(members, 2):
-            a, b = claims[i], claims[j]
-            if not (variants_compatible(a.variant, b.variant)
-                    and qualifiers_compatible(quals[i], quals[j])
-                    and qualifiers_compatible(quals[j], quals[i])) or not _disagree(
-                        a, b, exps, i, j):
-                continue
-            for k in (i, j):
-                if k not in mentions:
-                    mentions[k] = _mention(claims[k])
-            found[i].append(mentions[j])
-            found[j].append(mentions[i])
-    return {i: "; ".join(dict.fromkeys(texts)) for i, texts in found.items()}
-
-
-def _mention(claim: Claim) -> str:
-    surface = f" ({claim.surface})" if claim.surface else ""
-    return f"also says {format_decimal(claim.value)} {claim.unit}{surface}"

@@ -34,6 +34,7 @@ from .names import closest_attribute, table_attribute
 SPECS_COLUMNS = ("chip", "variant", "attribute", "value", "unit", "condition", "source", "confidence")
 RATIO_COLUMNS = ("subject", "baseline", "ratio", "condition", "source")
 DEFAULT_DIR = "reference"
+RATIOS_NAME = "marketing_ratios.csv"
 
 
 class ReferenceTableError(DataFileError):
@@ -83,6 +84,7 @@ class Reference:
     marketing: tuple[MarketingRatio, ...] = ()
     ratios_version: str = ""
     extras: tuple[str, ...] = ()    # overlay tables laid on top of ``path``, in order
+    ratios_path: str = ""       # the marketing_ratios.csv read ("" when none)
     _index: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     _memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -128,7 +130,7 @@ class Reference:
         return found
 
 
-_CACHE: dict[tuple[str, str, str], Reference] = {}
+_CACHE: dict[tuple[str, str, str, str, bool], Reference] = {}
 OVERLAY_MARK = "[overlay: {name}]"
 
 
@@ -137,12 +139,14 @@ def load_reference(path: str | Path | None = None,
     """Load and validate the reference table (default: the bundled one); cached per content.
 
     ``path`` is specs.csv or the folder holding it; marketing_ratios.csv is read from
-    the same folder when present. Each of ``extras`` is a table of the same format laid on
-    top, in order (see :func:`overlay`). Raises ReferenceTableError naming file, line and problem.
+    the same folder when present, else (for ``path`` itself, not for ``extras``) the
+    bundled one is; ``Reference.ratios_path`` says which. Each of ``extras`` is a
+    table of the same format laid on top, in order (see :func:`overlay`). Raises
+    ReferenceTableError naming file, line and problem.
     """
-    base = _load_one(path)
+    base = _load_one(path, bundled_ratios=True)
     for extra in extras:
-        base = overlay(base, _load_one(extra))
+        base = overlay(base, _load_one(extra, bundled_ratios=False))
     return base
 
 
@@ -163,29 +167,48 @@ def overlay(base: Reference, top: Reference) -> Reference:
     version = hashlib.sha256(f"{base.version}+{top.version}".encode()).hexdigest()
     ratios = hashlib.sha256(f"{base.ratios_version}+{top.ratios_version}".encode()).hexdigest() \
         if top.ratios_version else base.ratios_version
-    return Reference(base.path, version, rows, marketing, ratios, base.extras + (top.path,))
+    return Reference(base.path, version, rows, marketing, ratios, base.extras + (top.path,),
+                     ratios_path=base.ratios_path)
 
 
 def _overlay_key(row: RefRow) -> tuple:
     return (entity_key(row.entity), row.variant, row.attribute, row.qualifiers, row.preliminary)
 
 
-def _load_one(path: str | Path | None) -> Reference:
-    """One table (specs.csv and the ratios beside it), validated and cached per content."""
+def _load_one(path: str | Path | None, *, bundled_ratios: bool) -> Reference:
+    """One table (specs.csv and the ratios beside it, else with ``bundled_ratios`` the
+    bundled ratios), validated and cached per content."""
     specs = Path(path) if path is not None else data_path(f"{DEFAULT_DIR}/specs.csv")
     if specs.is_dir():
         specs = specs / "specs.csv"
-    ratios = specs.with_name("marketing_ratios.csv")
+    ratios = specs.with_name(RATIOS_NAME)
+    if not ratios.is_file() and bundled_ratios:
+        ratios = data_path(f"{DEFAULT_DIR}/{RATIOS_NAME}")
     data = _read_bytes(specs)
     ratio_data = _read_bytes(ratios) if ratios.is_file() else b""
-    key = (str(specs.resolve()), _sha256(data), _sha256(ratio_data))
+    key = (str(specs.resolve()), _sha256(data), _sha256(ratio_data), str(ratios.resolve()),
+           bundled_ratios)
     if key not in _CACHE:
         rows = build_rows(_read_frame(data, specs, SPECS_COLUMNS), str(specs))
         marketing = build_ratios(_read_frame(ratio_data, ratios, RATIO_COLUMNS), str(ratios),
                                  {row.entity for row in rows}) if ratio_data else ()
         _CACHE[key] = Reference(str(specs), key[1], tuple(rows), tuple(marketing),
-                                key[2] if ratio_data else "")
+                                key[2] if ratio_data else "",
+                                ratios_path=str(ratios) if ratio_data else "")
     return _CACHE[key]
+
+
+def tables_text(ref: Reference) -> str:
+    """Which tables judge: 'reference: specs.csv PATH; marketing ratios: PATH (bundled)'."""
+    bundled = data_path(f"{DEFAULT_DIR}/{RATIOS_NAME}")
+    if not ref.ratios_path:
+        ratios = "none (an empty marketing_ratios.csv beside the table)"
+    else:
+        same = Path(ref.ratios_path).resolve() == Path(bundled).resolve()
+        beside = Path(ref.ratios_path).parent.resolve() == Path(ref.path).parent.resolve()
+        ratios = ref.ratios_path + (" (bundled)" if same and not beside else "")
+    overlays = "".join(f" + {extra}" for extra in ref.extras)
+    return f"reference: {ref.path}{overlays}; marketing ratios: {ratios}"
 
 
 def attribute_specs(lexicon: Lexicon | None = None) -> dict[str, tuple[AttrSpec, ...]]:

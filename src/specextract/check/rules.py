@@ -69,6 +69,30 @@ def to_decimal(text: str) -> Decimal | None:
     return value if value.is_finite() else None
 
 
+# a reference figure: ASCII digits, thousands grouped by commas or not at all, an optional
+# decimal part; no sign, exponent, underscore or other digits
+_REFERENCE_NUMBER = re.compile(r"(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?", re.ASCII)
+MAX_DIGITS = 24
+ZERO_UNITS = frozenset({"count"})     # a chip may have none of something (RT cores)
+
+
+def value_problem(text: str, unit: str) -> str | None:
+    """Why ``text`` is not a usable reference figure in ``unit`` (a positive, finite
+    number as people write it; zero only for counts), or None."""
+    plain = text.strip()
+    if not _REFERENCE_NUMBER.fullmatch(plain):
+        return (f"value {text!r} is not a number the table accepts (a positive "
+                "number in digits 0-9, an optional decimal point, thousands commas; no sign, "
+                "exponent or other "
+                f"digits; text is allowed only with unit 'text', not {unit})")
+    digits = sum(ch.isdigit() for ch in plain)
+    if digits > MAX_DIGITS:
+        return f"value of {digits} digits (at most {MAX_DIGITS})"
+    if Decimal(plain.replace(",", "")) == 0 and unit not in ZERO_UNITS:
+        return f"value {text!r} is zero (a figure in {unit} must be positive)"
+    return None
+
+
 def is_preliminary(condition: str) -> bool:
     return condition.lower().startswith("preliminary")
 
@@ -121,8 +145,8 @@ def row_problem(row: dict[str, str], specs: tuple[AttrSpec, ...], units: frozens
     allowed = specs[0].units
     if unit not in allowed:
         return f"unit {unit!r} not allowed for {attribute} (allowed: {', '.join(sorted(allowed))})"
-    if unit != TEXT_UNIT and to_decimal(value) is None:
-        return f"value {value!r} is not a number (unit {unit}); text is allowed only with unit 'text'"
+    if unit != TEXT_UNIT and (problem := value_problem(value, unit)):
+        return problem
     if unit == TEXT_UNIT and any(s.codebook_attribute for s in specs) and text_value(value) is None:
         return (f"text value {value!r} for {attribute} must be 'not supported', 'none' "
                 "or an ordinal such as '3rd'")

@@ -1,8 +1,8 @@
 """Command line: ``specextract COMMAND``; a thin shell over the library.
 
 ``group`` (the group, its error style and help), ``commands`` (normalize, run, export,
-extract, check, consensus), ``evaluate`` (eval), ``reference`` (list, show, validate),
-``inputs`` (standard input, the claims CSV, the CSV writer).
+extract, check, consensus, store recover), ``evaluate`` (eval), ``reference`` (list, show,
+validate), ``inputs`` (standard input, the claims CSV, the CSV writer).
 """
 from __future__ import annotations
 

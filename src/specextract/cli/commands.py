@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from ..codebook import VERDICTS
-from .group import cli
+from .group import Group, cli
 from .inputs import checked, emit, extracted, read_claims, stdout_text
 
 _REFERENCE = click.option(
@@ -67,6 +67,10 @@ def normalize(file: str, as_json: bool) -> None:
               help="Run documents in N local processes.")
 @click.option("--dask", "dask_address", metavar="local|tcp://HOST:PORT",
               help="Run documents on Dask: a local cluster, or an existing scheduler.")
+@click.option("--dask-timeout", type=click.FloatRange(min=0, min_open=True), default=60.0,
+              show_default=True,
+              help="With --dask: seconds without any worker before the documents left "
+                   "fail as no-workers.")
 @click.option("--send-bytes", is_flag=True,
               help="With --dask: send file contents to the workers instead of paths.")
 @click.option("--progress/--no-progress", default=None,
@@ -77,10 +81,17 @@ def normalize(file: str, as_json: bool) -> None:
 @click.option("--timeout", type=click.FloatRange(min=0), default=300.0, show_default=True,
               help="Seconds one document may take before it fails as timeout (0: none; "
                    "not applied on Dask workers).")
+@click.option("--follow-symlinks", is_flag=True,
+              help="Read symbolic links in input folders that point outside the inputs "
+                   "(skipped by default, and named in the summary).")
+@click.option("--prune", is_flag=True,
+              help="Remove stored documents that these inputs no longer name (deleted "
+                   "files), with their claims.")
 @REFERENCE_OPTION
 def run(inputs: tuple[str, ...], out_dir: Path, db_path: Path | None, workers: int,
-        dask_address: str | None, send_bytes: bool, progress: bool | None, max_mb: float,
-        timeout: float, reference_path: str | None, reference_extra: tuple[str, ...]) -> None:
+        dask_address: str | None, dask_timeout: float, send_bytes: bool,
+        progress: bool | None, max_mb: float, timeout: float, follow_symlinks: bool,
+        prune: bool, reference_path: str | None, reference_extra: tuple[str, ...]) -> None:
     """Extract and check INPUTS (files, folders, globs) into a store, claims.csv and a report.
 
     Incremental: unchanged documents are skipped. Ends with the worst wrong figures found
@@ -92,6 +103,7 @@ def run(inputs: tuple[str, ...], out_dir: Path, db_path: Path | None, workers: i
       specextract run corpus --out out
       specextract run corpus --out out --workers 2 --reference my_specs.csv
       specextract run corpus --out out --reference-extra new_chips.csv
+      specextract run corpus --out out --prune
       specextract run 'articles/**/*.html' --out out --dask local
     """
     from ..batch.executors import DaskExecutor, LocalExecutor, PoolExecutor
@@ -106,12 +118,14 @@ def run(inputs: tuple[str, ...], out_dir: Path, db_path: Path | None, workers: i
     if dask_address and dask_address != "local" and "://" not in dask_address:
         raise click.UsageError(f"--dask takes 'local' or a scheduler address like "
                                f"tcp://HOST:PORT, not {dask_address!r}")
-    executor = (DaskExecutor(dask_address, send_bytes=send_bytes) if dask_address else
+    executor = (DaskExecutor(dask_address, send_bytes=send_bytes,
+                             no_workers_timeout=dask_timeout) if dask_address else
                 PoolExecutor(workers) if workers > 1 else LocalExecutor())
     status = run_job(inputs, out_dir, executor=executor, db=db_path,
                      reference_path=reference_path, reference_extra=reference_extra,
                      progress=progress, echo=click.echo,
-                     max_bytes=int(max_mb * 1024 * 1024), timeout=timeout or None)
+                     max_bytes=int(max_mb * 1024 * 1024), timeout=timeout or None,
+                     follow_symlinks=follow_symlinks, prune=prune)
     if status != 130:
         _echo_worst(db_path or out_dir / DB_NAME)
     sys.exit(status)
@@ -236,3 +250,26 @@ def consensus(inputs: tuple[str, ...], claims_csv: str | None, output: Path | No
         with pd.option_context("display.max_rows", None, "display.width", 200,
                                "display.max_colwidth", 60):
             click.echo(table.to_string(index=False))
+
+
+@cli.group(cls=Group)
+def store() -> None:
+    """Look after a batch store."""
+
+
+@store.command("recover")
+@click.argument("damaged", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("new", type=click.Path(dir_okay=False, path_type=Path))
+def store_recover(damaged: Path, new: Path) -> None:
+    """Copy what a damaged store still holds into a NEW store (DAMAGED is only read).
+
+    \b
+    Example:
+      specextract store recover out/specextract.db out/recovered.db
+      specextract run corpus --out out --db out/recovered.db
+    """
+    from ..store.recover import recover
+    counts = recover(damaged, new)
+    click.echo(f"{counts['documents']} documents and {counts['claims']} claims -> {new}; "
+               f"{counts['again']} documents lost claims and will be extracted again "
+               f"on the next run")

@@ -190,5 +190,7 @@ def reference_validate(file: str | None) -> None:
 
 
 def _ok(ref) -> None:
+    from ..check.reference import tables_text
     click.echo(f"ok: {len({r.line for r in ref.rows})} rows, {len(ref.marketing)} marketing "
                f"ratios, version {ref.version[:12]}")
+    click.echo(tables_text(ref))

@@ -17,6 +17,7 @@ from .numbers import MAGNITUDES, Number, parse_arabic, times
 from .prose import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, Found, fits,
                     in_canonical, plausible)
 from .quantities import Quantity, Units, units_of
+from .relabel import names_no_claim
 from .segment import Span
 
 BRACKETED = re.compile(r"(?<!\s)\s*+[)）]")
@@ -64,6 +65,8 @@ def cell_drafts(found: Found, chip: Mention, label: Span, cell: Span,
         if labels is not None:
             labels[label] = info
     kw, unit, quals, group = info
+    if (kw is None or kw.attribute == "-") and names_no_claim(found, label.start, label.end):
+        return []  # "主频(MHz)", "显存频率": a base or memory clock
     if kw is not None and len(group) > 1 and kw in group:
         out = []
         for k in group:

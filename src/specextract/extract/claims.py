@@ -14,7 +14,7 @@ from .mentions import find_chips, find_keywords, find_qualifiers
 from .prose import Draft, Found, link_prose
 from ..normalize.text import Normalized, normalize
 from .quantities import find_quantities
-from .relabel import relabel
+from .relabel import base_clocks, relabel
 from ..records import Claim
 from .tables import link_tables
 
@@ -95,7 +95,7 @@ def extract_normalized(original: str, norm: Normalized, doc_id: str = "",
     """Claims of a document whose normalization is already known."""
     found = find_all(norm.text, lexicon)
     table_drafts, table_spans = link_tables(found)
-    drafts = table_drafts + relabel(found, link_prose(found, table_spans))
+    drafts = base_clocks(table_drafts + relabel(found, link_prose(found, table_spans)))
     return dedupe(_to_claim(d, original, norm, doc_id) for d in drafts)
 
 

@@ -9,7 +9,9 @@ Each test looks at the text right around one figure, with the cue words of data/
 * interconnects other than NVLink: HCCS, Infinity Fabric, die-to-die and chip-to-chip links;
 * caches other than L2: "40GB的高速缓存";
 * thresholds about chips in general: "超出 4800 TOPS 的芯片将被禁止";
-* the whole a part is taken from: "启用了 144 组 SM 中的 128 组" (the full die's count).
+* the whole a part is taken from: "启用了 144 组 SM 中的 128 组" (the full die's count);
+* vague round figures: "上百 TFLOPS", "数百 GB" (a hundred or so is no stated value);
+* compute capabilities glued to "SM": "SM89", "sm_90" (an architecture version, not a count).
 """
 from __future__ import annotations
 
@@ -26,7 +28,12 @@ DIFFERENCE_SIGN = re.compile(r"(?<![\w.])[+＋]\s*+$")
 CACHE_AFTER = re.compile(r"^\s*+(?:的\s*+)?(?:(?:高速|一级|三级|L1|L3)\s*+)?(?:缓存|cache)", re.IGNORECASE)
 GENERIC_CHIPS_AFTER = re.compile(r"^\s*+(?:(?:以上|及以上)\s*+)?的\s*+(?:芯片|GPU|产品|显卡|加速器|处理器)")
 WHOLE_OF_PART = re.compile(r"^[^，。,;；\d]{0,12}?(?:中的|之中的?|里的)\s*+(?:\d|[一二两三四五六七八九十])")
+VAGUE_BEFORE = re.compile(r"(?:上|数|几|好几|成)$")
+CAPABILITY_BEFORE = re.compile(r"(?<![A-Za-z])(?:SM|sm)_?+$")
+CLAUSE_END = re.compile(r"[，。,;；\n]")
 THRESHOLD_BEFORE = re.compile(r"(?:超过|超出|大于|高于|高过|不低于|达到或超过)\s*+$")
+LIMIT_BEFORE = re.compile(r"(?:限制在|限定在|限制为|限于)\s*+(?:每秒\s*+)?$")
+AND_ABOVE_AFTER = re.compile(r"^\s*+(?:及以上|以上|或以上|(?i:or\s++(?:more|above)|and\s++above))")
 
 
 def _per_unit_before(lex: Lexicon) -> re.Pattern:
@@ -70,7 +77,9 @@ def other_link(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> bool:
         return False
     head = text[max(clause_start, q.start - LINK_REACH):q.start]
     links = cue_pattern(lex, "other_link")
-    return bool(links.search(head) or links.match(text, q.end, min(len(text), q.end + 24)))
+    tail = text[q.end:q.end + 24]  # "900GB/s 超低功耗NVLink芯片到芯片互连": named after it
+    stop = CLAUSE_END.search(tail)
+    return bool(links.search(head) or links.search(tail[:stop.start() if stop else len(tail)]))
 
 
 def cache(text: str, q: Quantity) -> bool:
@@ -79,7 +88,10 @@ def cache(text: str, q: Quantity) -> bool:
 
 
 def threshold(text: str, q: Quantity) -> bool:
-    """'计算性能超出 4800 TOPS 的芯片': a limit about chips in general."""
+    """'计算性能超出 4800 TOPS 的芯片', '限制在每秒600GB及以上': a limit about chips in general."""
+    if LIMIT_BEFORE.search(text[max(0, q.start - 8):q.start]) and AND_ABOVE_AFTER.match(
+            text[q.end:q.end + 12]):
+        return True
     return bool(THRESHOLD_BEFORE.search(text[max(0, q.start - 6):q.start])
                 and GENERIC_CHIPS_AFTER.match(text[q.end:q.end + 12]))
 
@@ -87,6 +99,18 @@ def threshold(text: str, q: Quantity) -> bool:
 def whole_of_part(text: str, q: Quantity) -> bool:
     """'144 组 SM 中的 128 组': the count a part is taken from, not the chip's."""
     return q.dimension in ("count", "bare") and bool(WHOLE_OF_PART.match(text[q.end:q.end + 20]))
+
+
+def vague(text: str, q: Quantity) -> bool:
+    """'上百 TFLOPS', '数千个': a round figure given as an order of magnitude."""
+    return text[q.start:q.start + 1] in ("百", "千", "万") and bool(
+        VAGUE_BEFORE.search(text[max(0, q.start - 2):q.start]))
+
+
+def capability(text: str, q: Quantity) -> bool:
+    """'SM89', 'sm_90': a compute capability (two digits glued to SM), not an SM count."""
+    return (q.dimension in ("count", "bare") and q.number_end - q.number_start == 2
+            and bool(CAPABILITY_BEFORE.search(text[max(0, q.start - 4):q.start])))
 
 
 def not_a_claim(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> str:
@@ -97,7 +121,9 @@ def not_a_claim(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> str:
                       ("other-link", lambda: other_link(lex, text, q, clause_start)),
                       ("cache", lambda: cache(text, q)),
                       ("threshold", lambda: threshold(text, q)),
-                      ("whole", lambda: whole_of_part(text, q))):
+                      ("whole", lambda: whole_of_part(text, q)),
+                      ("vague", lambda: vague(text, q)),
+                      ("capability", lambda: capability(text, q))):
         if test():
             return why
     return ""

@@ -41,6 +41,7 @@ NOT_METRICS = frozenset({"tensor_cores", "tensor_core_gen", "pcie_gen", "mig_ins
 COUNT_GAP = re.compile(r"^[\s的个颗独立完整块]*(?:GPU|gpu|个|的|独立|\s)*"
                        r"(?:第.代|(?i:\d(?:st|nd|rd|th)|first|second|third|fourth|fifth)[\s-]*(?i:gen(?:eration)?))?\s*$")
 LABEL_GAP = re.compile(r"^[\s数量目为是有达到共计约近超过高达拥有具备集成配备采用提供的:：=]*$")
+ASSIGN_GAP = re.compile(r"(?<!\s)\s*+[:：=≈]\s*+[~约]?\s*+")
 TIGHT_GAP = re.compile(r"^\s*(?:的|of|in|for|at|[（(]|)\s*(?:HBM\w*|GDDR\w*|bi-?directional|双向|单向)?\s*$",
                        re.IGNORECASE)
 RESPECTIVELY = re.compile(r"分别|respectively", re.IGNORECASE)
@@ -471,6 +472,11 @@ class _Sentence:
         dim = "count" if q.dimension in ("bare", "count") else q.dimension
         fits = [k for k in self.keywords if dim in k.dims]
         after = [k for k in fits if k.start >= q.end and k.start - q.end <= 20]
+        assigned = [k for k in fits if k.end <= q.start and q.start - k.end <= 6
+                    and ASSIGN_GAP.fullmatch(self.text, k.end, q.start)]
+        if (assigned and after and assigned[-1].attribute in PRECISE_ATTRS
+                and q.dimension not in ("count", "bare")):
+            return assigned[-1]  # "FP32 ≈ 91.6 TFLOPS FP16 …": the label set to it comes first
         for k in after:  # a keyword right after the figure owns it
             gap = self.text[q.end:k.start]
             if q.dimension in ("count", "bare") and len(gap) <= 12 and COUNT_GAP.match(gap):

@@ -7,12 +7,14 @@ Two rules, each keyed to words of ``context_words.tsv``:
   ("频率", "核心") would otherwise give it an attribute;
 * a bandwidth read as the memory's whose clause speaks of a GPU-to-GPU link and not of
   memory or PCIe ("600 GB per second in GPU-to-GPU bandwidth", "互联速率为每秒400GB") is the
-  NVLink bandwidth, when NVLink is named in the sentence or shortly before it.
+  NVLink bandwidth, when NVLink is named in the sentence or shortly before it; a clause that
+  only compares ("低于A100的每秒600GB") speaks of the link of the clause before it.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import replace
+from decimal import Decimal
 
 from ..lexicon.lexicon import Lexicon
 from .prose import Draft, Found
@@ -20,6 +22,7 @@ from .prose import Draft, Found
 LABEL_GAP = re.compile(r"[\s:：=为是有达约]*+")
 COUNT_GAP = re.compile(r"\s*+[个颗组]?\s*+")
 CLAUSE_BREAK = re.compile(r"[，,；;。！？!?\n]|\.\s")
+COMPARE_START = re.compile(r"(?<!\s)\s*+(?:低于|高于|不及|不如|超过|多于|少于|(?i:lower than|higher than|less than|more than|than|compared))")
 LINK_WINDOW = 300  # how far before the sentence a named NVLink still counts
 MAX_LABEL_GAP = 6
 
@@ -47,6 +50,25 @@ def relabel(found: Found, drafts: list[Draft]) -> list[Draft]:
     return out
 
 
+def base_clocks(drafts: list[Draft]) -> list[Draft]:
+    """``drafts`` without the base clocks: a chip's clock given beside a lower, unlabelled one
+    ("核心频率 765 MHz" above "Turbo频率 1410 MHz") is its base clock, no claim."""
+    boost: dict[tuple, Decimal] = {}
+    for d in drafts:
+        if d.attribute == "boost_clock" and "boost" in d.qualifier:
+            key = (d.entity, d.variant)
+            boost[key] = min(boost.get(key, d.value), d.value)
+    if not boost:
+        return drafts
+    return [d for d in drafts if not (d.attribute == "boost_clock" and "boost" not in d.qualifier
+                                      and d.value < boost.get((d.entity, d.variant), 0))]
+
+
+def names_no_claim(found: Found, start: int, end: int) -> bool:
+    """Does text[start:end] (a table label) name what is no claim ("主频(MHz)", "显存频率")?"""
+    return found.lexicon.built(_patterns)["no_claim_label"].search(found.text, start, end) is not None
+
+
 def _blocked(text: str, d: Draft, labels: re.Pattern) -> bool:
     """Is the figure right after a no-claim label, or a count right before one?"""
     q = d.quantity
@@ -71,6 +93,8 @@ def _clause(text: str, start: int, end: int, lo: int, hi: int) -> tuple[int, int
 def _link_bandwidth(text: str, d: Draft, words: dict[str, re.Pattern]) -> bool:
     q = d.quantity
     lo, hi = _clause(text, q.start, q.end, d.sentence.start, d.sentence.end)
+    if lo > d.sentence.start and COMPARE_START.match(text, lo):
+        lo = _clause(text, lo - 1, lo - 1, d.sentence.start, d.sentence.end)[0]  # "…为每秒400GB，低于A100的每秒600GB"
     if not words["interconnect"].search(text, lo, hi) or words["other_bandwidth"].search(text, lo, hi):
         return False
     return words["link_name"].search(text, max(0, d.sentence.start - LINK_WINDOW), hi) is not None

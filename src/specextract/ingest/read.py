@@ -12,6 +12,7 @@ import os
 import stat
 from pathlib import Path
 
+from ..names import printable
 from ..errors import DocumentError
 from .html import html_to_text
 from ..records import Document
@@ -23,7 +24,8 @@ MAX_BYTES = 8 * 1024 * 1024   # larger files fail as "too-large" (README: Bad in
 
 
 def read_document(path: str | os.PathLike) -> Document:
-    """Read ``path`` into a Document (doc_id = file name without extension)."""
+    """Read ``path`` into a Document (doc_id = file name without extension, control and
+    bidi characters spelled out)."""
     p = Path(path)
     return document_from_bytes(p, read_bytes(p))
 
@@ -46,7 +48,7 @@ def decode_document(path: str | os.PathLike, data: bytes, max_bytes: int | None 
     text = html_to_text(decoded.text) if fmt == "html" else decoded.text
     if not text.strip():
         raise DocumentError(str(p), "empty", "no visible text")
-    doc = Document(doc_id=p.stem if p.suffix else p.name, path=str(p),
+    doc = Document(doc_id=printable(p.stem if p.suffix else p.name), path=str(p),
                    encoding=decoded.encoding, format=fmt, text=text)
     return doc, decoded.repairs
 

@@ -44,6 +44,8 @@ DATA_FILES: dict[str, DataFile] = {
     "error_hints.tsv": DataFile(("hint", "pattern")),
     "normalize_chars.tsv": DataFile(("action", "codepoints"), "action",
                                     frozenset({"delete", "keep", "space"})),
+    "number_chars.tsv": DataFile(("action", "codepoints"), "action",
+                                 frozenset({"zero", "group", "mark", "bidi"})),
     "pinyin_noise.tsv": DataFile(("syllable",)),
     "plausible.tsv": DataFile(("attribute", "min", "max")),
     "predecessors.tsv": DataFile(("kind", "name", "chip"), "kind",

@@ -2,8 +2,11 @@
 
 Steps, in order:
 1. scraping noise: pinyin printed after characters ("計(jì)算", "F(xiàn)P32") and
-   invisible characters go; no-break and wide spaces become spaces;
+   invisible characters go; no-break and wide spaces become spaces, and so does a "?"
+   printed for a lost space between letters or digits ("RTX?4090");
 2. full-width ASCII (１９．５ＴＦＬＯＰＳ, ＧＢ, ％) becomes half-width, CJK punctuation stays;
+   numbers are read as written for people (:mod:`specextract.normalize.numerals`): digits
+   of other systems as 0-9, "1 979" as "1,979", a combining mark inside a number removed;
 3. traditional (and mixed) text goes to simplified (see :mod:`specextract.normalize.script`).
 Nothing else is rewritten: numbers, units and model names stay as written.
 """
@@ -14,6 +17,7 @@ from dataclasses import dataclass
 
 from ..lexicon.files import parse_codepoints
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
+from .numerals import fold_numbers
 from .offsets import OffsetMap, delete_matches
 from .script import classify, is_traditional, script_counts, to_simplified
 
@@ -21,6 +25,8 @@ TONE_VOWELS = "āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜńňǹḿ"
 # One pinyin syllable: optional initial, vowels (at least one, maybe tone-marked), final.
 SYLLABLE = rf"(?:[bpmfdtnlgkhjqxrzcswy]h?)?[aeiouüv{TONE_VOWELS}]{{1,3}}(?:ng|n|r)?"
 HAN = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+# a space lost in scraping and printed as "?" ("RTX?4090", "2520?MHz"), not a URL's query
+LOST_SPACE = re.compile(r"(?<=[A-Za-z0-9])\?(?=[A-Za-z0-9])(?![A-Za-z0-9_]*+=)")
 
 
 @dataclass(frozen=True)
@@ -83,6 +89,10 @@ def normalize(text: str, lexicon: Lexicon | None = None) -> Normalized:
     table, folded, _ = lex.built(char_tables)
     # length-preserving: the map is unchanged
     current = folded.sub(lambda m: m.group().translate(table), current)
+    current = LOST_SPACE.sub(" ", current)
+    current, step = fold_numbers(current, lex)
+    if step is not None:
+        mapping = mapping.then(step)
     counts = script_counts(current)
     script = classify(counts)
     if is_traditional(counts):

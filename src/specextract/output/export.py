@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import tempfile
 from collections.abc import Iterable
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
@@ -55,11 +58,30 @@ def write_csv(rows: Iterable[dict[str, str]] | Iterable[tuple], path: str | Path
         columns = columns_for(rows)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8-sig" if excel else "utf-8", newline="") as fh:
-        n = write_csv_to(rows, fh, columns)
-    tmp.replace(path)
-    return n
+    with replacing(path) as tmp, tmp.open("w", encoding="utf-8-sig" if excel else "utf-8",
+                                          newline="") as fh:
+        return write_csv_to(rows, fh, columns)
+
+
+@contextmanager
+def replacing(path: Path):
+    """A temporary file of a name no other export uses (beside ``path``, hidden) that
+    replaces ``path`` when the block ends, and is removed if it fails."""
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    tmp = Path(name)
+    tmp.chmod(0o666 & ~_umask())     # as a file opened for writing would be (not 0600)
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def write_csv_to(rows: Iterable[dict[str, str]], fh: TextIO,
@@ -91,11 +113,8 @@ def _neutral_cell(value: object) -> object:
 
 def write_jsonl(rows: Iterable[dict[str, str]], path: str | Path) -> int:
     path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as fh:
-        n = write_jsonl_to(rows, fh)
-    tmp.replace(path)
-    return n
+    with replacing(path) as tmp, tmp.open("w", encoding="utf-8") as fh:
+        return write_jsonl_to(rows, fh)
 
 
 def write_jsonl_to(rows: Iterable[dict[str, str]], fh: TextIO) -> int:
@@ -130,13 +149,11 @@ def write_parquet(rows: Iterable[dict[str, str]], path: str | Path, batch: int =
     import pyarrow.parquet as pq
     schema = parquet_schema()
     path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
     n = 0
-    with pq.ParquetWriter(tmp, schema) as writer:
+    with replacing(path) as tmp, pq.ParquetWriter(tmp, schema) as writer:
         for chunk in _chunks(rows, batch):
             writer.write_table(_arrow_table(chunk, schema))
             n += len(chunk)
-    tmp.replace(path)
     return n
 
 

@@ -21,6 +21,7 @@ from ..codebook import CONTRADICTED, VERDICTS
 from ..store import queries
 from ..store.db import Store
 from .charts import bar_chart, histogram, stacked_bar
+from ..names import printable
 from .pages import PAGE_TAIL, SAFE_CHARS, claim_item, esc, legend, page_head, safe_name
 
 CHIPS_CHARTED = 20        # chips in the per-chip chart (the rest summed in one line)
@@ -49,8 +50,8 @@ def _doc_href(path: str, page_doc_id: str, up: str = "") -> str:
 def _doc_link(path: str, doc_id: str, page_doc_id: str, up: str = "") -> str:
     """The document's name, linked to its page when it has one (an ok document)."""
     if page_doc_id:
-        return f"<a href=\"{_doc_href(path, page_doc_id, up)}\">{esc(doc_id)}</a>"
-    return esc(doc_id)
+        return f"<a href=\"{_doc_href(path, page_doc_id, up)}\">{esc(printable(doc_id))}</a>"
+    return esc(printable(doc_id))
 
 
 def _standalone(title: str, parts: Iterable[str], up: str = "") -> Iterator[str]:
@@ -186,9 +187,10 @@ def documents_table(docs: Iterable[dict]) -> Iterator[str]:
 def failed_table(rows: Iterable[tuple]) -> Iterator[str]:
     yield "<div class=\"scroll\"><table><tr><th>document</th><th>path</th><th>reason</th></tr>"
     for path, doc_id, reason, error in rows:
-        yield (f"<tr><td>{esc(doc_id)}</td><td class=\"muted\">{esc(path)}</td>"
+        yield (f"<tr><td>{esc(printable(doc_id))}</td>"
+               f"<td class=\"muted\">{esc(printable(path))}</td>"
                f"<td><span class=\"error\">failed: {esc(reason)}</span><br>"
-               f"<span class=\"muted\">{esc(error)}</span></td></tr>")
+               f"<span class=\"muted\">{esc(printable(error))}</span></td></tr>")
     yield "</table></div>"
 
 

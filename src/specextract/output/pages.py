@@ -20,6 +20,7 @@ from ..codebook import VERDICTS
 from ..extract.prose import LINKS
 from .citation import cite
 from .style import CSS
+from ..names import printable
 
 SEVERITY = ("contradicted", "approximate", "unverifiable", "supported")
 HTML_SPECIAL = re.compile(r"[&<>\"']")
@@ -225,9 +226,9 @@ def document_page(doc: dict, rows: list[dict[str, str]]) -> str:
     tally = " · ".join(f"<span class=\"badge v-{v}\">{n} {v}</span>"
                        for v, n in counts.items() if n)
     body = (f"<p class=\"nav\"><a href=\"../index.html\">← report</a></p>"
-            f"<h1>{esc(doc['doc_id'])}</h1>"
-            f"<p class=\"muted path\">{esc(doc['path'])}<br>{info} · {len(rows)} claims "
+            f"<h1>{esc(printable(doc['doc_id']))}</h1>"
+            f"<p class=\"muted path\">{esc(printable(doc['path']))}<br>{info} · {len(rows)} claims "
             f"{tally}</p>"
             f"<div class=\"layout\"><pre class=\"doc\">{highlighted_text(text, rows)}</pre>"
             f"<div class=\"side\" lang=\"en\">{claims_list(rows, lang)}</div></div>")
-    return page(f"{doc['doc_id']} · specextract", body, lang)
+    return page(f"{printable(doc['doc_id'])} · specextract", body, lang)

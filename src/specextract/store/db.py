@@ -28,6 +28,7 @@ from pathlib import Path
 
 from ..errors import StoreError
 from ..codebook import CLAIM_COLUMNS, EXTRA_COLUMNS
+from .faults import damaged
 from .lock import LockedError, LockFile
 
 __all__ = ["Store", "StoreError", "LockedError", "Known", "check_identity"]
@@ -206,6 +207,30 @@ class Store:
                                 "WHERE path = ?", (path,)).fetchone()
         return dict(zip(DOCUMENT_COLUMNS, row)) if row else None
 
+    # --- documents this run's inputs name ---------------------------------------------
+    def mark_seen(self, path: str) -> None:
+        """Note that this run's inputs name ``path`` (a temporary table of this connection)."""
+        with self.conn:
+            self.conn.execute("CREATE TEMP TABLE IF NOT EXISTS seen (path TEXT PRIMARY KEY)")
+            self.conn.execute("INSERT OR IGNORE INTO temp.seen (path) VALUES (?)", (path,))
+
+    def unseen(self, limit: int = 3) -> tuple[int, list[str]]:
+        """How many stored documents this run's inputs did not name, and a few of them."""
+        self.conn.execute("CREATE TEMP TABLE IF NOT EXISTS seen (path TEXT PRIMARY KEY)")
+        where = "FROM documents WHERE path NOT IN (SELECT path FROM temp.seen)"
+        (count,) = self.conn.execute(f"SELECT count(*) {where}").fetchone()
+        some = [r[0] for r in self.conn.execute(f"SELECT path {where} ORDER BY path LIMIT ?",
+                                                (limit,))]
+        return count, some
+
+    def prune_unseen(self) -> int:
+        """Remove the documents (and claims) this run's inputs did not name; how many."""
+        with self.conn:
+            self.conn.execute("CREATE TEMP TABLE IF NOT EXISTS seen (path TEXT PRIMARY KEY)")
+            self.conn.execute("DELETE FROM claims WHERE path NOT IN (SELECT path FROM temp.seen)")
+            return self.conn.execute("DELETE FROM documents WHERE path NOT IN "
+                                     "(SELECT path FROM temp.seen)").rowcount
+
     # --- claims ----------------------------------------------------------------------
     def claim_rows(self, *, path: str | None = None, verdicts: Iterable[str] = (),
                    with_path: bool = False) -> Iterator[dict[str, str]]:
@@ -308,13 +333,20 @@ def _getter(columns: tuple[str, ...]):
 
 def _open_checked(path: Path, write: bool) -> sqlite3.Connection:
     """A connection to a store whose schema is usable; StoreError when SQLite finds the
-    file damaged (it is left as it is, for the user to restore)."""
+    file damaged (it is left as it is, for the user to recover). The file is checked
+    read-only first (schema, ``PRAGMA quick_check``), so that a damaged store is neither
+    written nor has its WAL merged into it."""
     conn = None
     sidecars = [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm")]
     existed = {p for p in sidecars if p.exists()}
     try:
-        conn = _connect(path, write)
-        _check_schema(conn, path, write)
+        conn = _connect(path, False)
+        _check_schema(conn, path, False, alter=not write)
+        _quick_check(conn, path)
+        if write:
+            conn.close()
+            conn = _connect(path, True)
+            _check_schema(conn, path, True)
         return conn
     except BaseException as exc:
         if conn is not None:
@@ -324,8 +356,14 @@ def _open_checked(path: Path, write: bool) -> sqlite3.Connection:
                 sidecar.unlink(missing_ok=True)
         if not isinstance(exc, sqlite3.DatabaseError):
             raise
-        raise StoreError(f"{path}: damaged specextract store ({exc}); it was left "
-                         "untouched: restore it from a copy or use another --db") from None
+        raise damaged(path, str(exc)) from None
+
+
+def _quick_check(conn: sqlite3.Connection, path: Path) -> None:
+    """DamagedStoreError unless SQLite's quick_check finds every page sound."""
+    problems = [row[0] for row in conn.execute("PRAGMA quick_check(5)")]
+    if problems != ["ok"]:
+        raise damaged(path, "; ".join(" ".join(p.split()) for p in problems))
 
 
 def _connect(path: Path, write: bool) -> sqlite3.Connection:
@@ -358,18 +396,21 @@ def _create(path: Path) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def _check_schema(conn: sqlite3.Connection, path: Path, write: bool) -> None:
+def _check_schema(conn: sqlite3.Connection, path: Path, write: bool, *,
+                  alter: bool = True) -> None:
     try:
         (version,) = conn.execute("SELECT version FROM schema_version").fetchone()
         cols = [r[1] for r in conn.execute("PRAGMA table_info(claims)")]
     except (sqlite3.DatabaseError, TypeError) as exc:
         conn.close()
-        raise StoreError(f"{path}: damaged specextract store ({exc})") from None
+        raise damaged(path, str(exc)) from None
     if version != SCHEMA_VERSION:
         conn.close()
         raise StoreError(f"{path}: store schema version {version}, this specextract "
                          f"writes version {SCHEMA_VERSION}; use a new --db")
     missing = [c for c in CLAIM_STORE_COLUMNS if c not in cols]
+    if not alter:
+        return
     if missing and not write:
         conn.close()
         raise StoreError(f"{path}: the store lacks the claim columns {missing}; "

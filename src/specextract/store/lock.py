@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 from ..errors import StoreError
+from .faults import FULL_ERRNOS
 
 try:
     import fcntl
@@ -30,7 +31,13 @@ class LockFile:
     @classmethod
     def acquire(cls, path: str | os.PathLike) -> "LockFile":
         path = Path(path)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:   # never through a symbolic link: it could make the lock file anywhere
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        except OSError as exc:
+            if exc.errno in FULL_ERRNOS:
+                raise
+            raise StoreError(f"{path}: cannot be the store's lock file ({_what(path, exc)}); "
+                             "remove it, or use another --db") from None
         try:
             _lock(fd)
         except OSError:
@@ -46,6 +53,14 @@ class LockFile:
         if self._fd is not None:
             os.close(self._fd)      # closing the descriptor drops the lock
             self._fd = None
+
+
+def _what(path: Path, exc: OSError) -> str:
+    if path.is_symlink():
+        return "a symbolic link" + ("" if path.exists() else " to nothing")
+    if path.is_dir():
+        return "a folder"
+    return exc.strerror or str(exc)
 
 
 def _lock(fd: int) -> None:
