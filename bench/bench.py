@@ -74,19 +74,19 @@ TARGET_DASK_VS_WORKERS = 0.8       # Dask within 20% of --workers
 TARGET_RSS_GROWTH = 1.2
 
 STAGE_FUNCS = {  # stage -> (module file suffix, function name) whose cumulative time it gets
-    "ingest (read + decode)": [("specextract/ingest.py", "read_bytes"),
-                               ("specextract/ingest.py", "document_from_bytes")],
-    "normalize": [("specextract/normalize.py", "normalize")],
-    "extract": [("specextract/extract.py", "extract_normalized")],
-    "check (rows -> claims -> check -> rows)": [("specextract/batch.py", "checked_rows")],
-    "store writes": [("specextract/store.py", "put_document"),
-                     ("specextract/store.py", "put_verdicts"),
-                     ("specextract/store.py", "known"),
-                     ("specextract/store.py", "start_run"),
-                     ("specextract/store.py", "finish_run")],
-    "claims.csv": [("specextract/export.py", "write_csv")],
-    "HTML report pages (drawn per document)": [("specextract/batch.py", "_stage_page")],
-    "HTML report": [("specextract/report.py", "write_report")],
+    "ingest (read + decode)": [("specextract/ingest/read.py", "read_bytes"),
+                               ("specextract/ingest/read.py", "document_from_bytes")],
+    "normalize": [("specextract/normalize/text.py", "normalize")],
+    "extract": [("specextract/extract/claims.py", "extract_normalized")],
+    "check (rows -> claims -> check -> rows)": [("specextract/batch/run.py", "checked_rows")],
+    "store writes": [("specextract/store/db.py", "put_document"),
+                     ("specextract/store/db.py", "put_verdicts"),
+                     ("specextract/store/db.py", "known"),
+                     ("specextract/store/db.py", "start_run"),
+                     ("specextract/store/db.py", "finish_run")],
+    "claims.csv": [("specextract/output/export.py", "write_csv")],
+    "HTML report pages (drawn per document)": [("specextract/batch/run.py", "_stage_page")],
+    "HTML report": [("specextract/output/report.py", "write_report")],
 }
 
 
@@ -369,12 +369,12 @@ def run_profile(folder: Path, prof_dir: Path) -> dict:
         secs = sum(stats[k][3] for s, f in funcs for k in find_keys(stats, s, f))
         stages[stage] = secs
         covered += secs
-    run_job = sum(stats[k][3] for k in find_keys(stats, "specextract/runjob.py", "run_job"))
-    task = sum(stats[k][3] for k in find_keys(stats, "specextract/batch.py", "process_task"))
+    run_job = sum(stats[k][3] for k in find_keys(stats, "specextract/batch/job.py", "run_job"))
+    task = sum(stats[k][3] for k in find_keys(stats, "specextract/batch/run.py", "process_task"))
     # what process_task does besides the stages: checking and page drawing also run inside
     # it (in the worker that extracted the document), so they are not glue
     inside = sum(stats[k][3] for f in ("_checked_here", "_unchanged", "_stage_page")
-                 for k in find_keys(stats, "specextract/batch.py", f))
+                 for k in find_keys(stats, "specextract/batch/run.py", f))
     inner = (stages["ingest (read + decode)"] + stages["normalize"] + stages["extract"] + inside)
     glue = "per-document glue (hash, task and result dicts)"
     stages[glue] = max(0.0, task - inner)
@@ -413,10 +413,10 @@ def stage_profiles(folder: Path, prof_dir: Path) -> dict:
     timing = json.loads(timing_file.read_text())
     subprocess.run([sys.executable, str(BENCH / "stages.py"), "profile", str(folder),
                     str(prof_dir)], check=True, cwd=ROOT)
-    roots = {"extract": ("specextract/extract.py", "extract_normalized"),
-             "check": ("specextract/batch.py", "checked_rows"),
-             "report": ("specextract/report.py", "write_report"),
-             "normalize": ("specextract/normalize.py", "normalize")}
+    roots = {"extract": ("specextract/extract/claims.py", "extract_normalized"),
+             "check": ("specextract/batch/run.py", "checked_rows"),
+             "report": ("specextract/output/report.py", "write_report"),
+             "normalize": ("specextract/normalize/text.py", "normalize")}
     tops = {}
     for stage, (suffix, func) in roots.items():
         if not (prof_dir / f"{stage}.prof").exists():

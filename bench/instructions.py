@@ -38,7 +38,7 @@ def run_passes(stage: str, folder: Path, passes: int) -> None:
     from specextract.normalize.text import normalize
     from specextract.check.reference import load_reference
 
-    verdict_cache = importlib.import_module("specextract.check.checker")._verdicts
+    verdict_cache = getattr(importlib.import_module("specextract.check.checker"), "_verdicts", {})
     ref = load_reference()
     docs = []
     for p in sorted(folder.iterdir()):

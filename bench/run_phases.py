@@ -3,7 +3,7 @@
     BENCH_PHASES_FILE=phases.json BENCH_T0=<time.time() at launch> \
         python bench/run_phases.py run CORPUS --out DIR --no-progress [...]
 
-Wraps ``runjob.run_batch``, ``runjob.write_csv`` and ``runjob.write_report`` (names looked
+Wraps ``run_batch``, ``write_csv`` and ``write_report`` as ``batch/job.py`` names them (looked
 up at call time by run_job) to record when each starts and ends and the process's RSS and
 peak RSS there; everything else is the console script's click group. The cost is a few calls per
 run. If the names are gone (the module was reorganised), it runs without marks.
@@ -51,11 +51,11 @@ def wrap(module, name: str) -> None:
 
 def main() -> None:
     mark("python:start")
-    from specextract.batch import job as runjob
+    from specextract.batch import job
     from specextract.cli import cli
     mark("imported")
     for name in ("run_batch", "write_csv", "write_report"):
-        wrap(runjob, name)
+        wrap(job, name)
     try:
         cli.main(args=sys.argv[1:], prog_name="specextract")
     finally:

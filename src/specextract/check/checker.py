@@ -1,6 +1,6 @@
 """Check claims against the reference table: ``check(claims) -> list[CheckedClaim]``.
 
-One claim at a time: pick the applicable reference figures (rowselect / speedup), judge the
+One claim at a time: pick the applicable reference figures (rows / ratios), judge the
 value against each (verdicts), keep the best verdict, fill ``expected`` from the matching
 row (supported, approximate) or the nearest one (contradicted), and say why it is not
 supported (diagnose). Then, per document, mark claims that another claim about the same
@@ -9,8 +9,6 @@ across documents.)
 """
 from __future__ import annotations
 
-import re
-from collections import OrderedDict
 from decimal import Decimal
 from typing import Iterable
 
@@ -20,13 +18,9 @@ from .diagnose import diagnose, explains
 from ..records import Claim, CheckedClaim
 from .reference import Reference, load_reference
 from .rows import Selection, select_rows
-from ..codebook import ATTRIBUTE_UNITS, CONTRADICTED, UNVERIFIABLE
+from ..codebook import CONTRADICTED, UNVERIFIABLE
 from .ratios import Candidate, from_row, speedup_candidates
 from .verdicts import judge, reads_precision, sort_key, written_exp
-
-TOPS_WORD = re.compile(r"TOPS", re.I)    # as diagnose._unit searches a surface
-FLOP_WORD = re.compile(r"FLOP", re.I)
-
 
 def check(claims: Iterable[Claim], reference: Reference | None = None) -> list[CheckedClaim]:
     """Verdict, expected value, evidence and diagnosis for every claim, in input order."""
@@ -48,45 +42,11 @@ def _flagged(checked: CheckedClaim, text: str) -> CheckedClaim:
     return CheckedClaim(**{**vars(checked), "self_contradiction": text})
 
 
-VERDICT_CACHE_SIZE = 8_192         # least recently used first out: memory stays flat
-_verdicts: OrderedDict[tuple, tuple] = OrderedDict()  # judged key -> CheckedClaim fields
-
-
-def _judged_key(claim: Claim, ref: Reference) -> tuple:
-    """Everything a verdict and its diagnosis depend on: the claim's figure, not where it
-    was written (of the surface, only whether it spells the other unit: diagnose._unit)."""
-    return (ref.version, ref.ratios_version, claim.entity, claim.attribute, claim.value,
-            claim.precision_exp, claim.variant, claim.operator, claim.qualifier,
-            claim.baseline, claim.metric, _unit_spelling(claim))
-
-
-def _unit_spelling(claim: Claim) -> tuple[bool, bool]:
-    """What diagnose._unit reads in a TFLOPS or TOPS claim's surface."""
-    if claim.attribute not in ATTRIBUTE_UNITS or ATTRIBUTE_UNITS[claim.attribute] not in (
-            "TFLOPS", "TOPS"):
-        return (False, False)
-    return (bool(TOPS_WORD.search(claim.surface)), bool(FLOP_WORD.search(claim.surface)))
-
-
 def _check_safely(claim: Claim, ref: Reference) -> CheckedClaim:
     """check_one, but a claim the rules cannot handle is unverifiable, not an exception.
-    The same figure of the same chip (common across a day's articles) is judged once; the
-    cache keeps the verdict's fields only (not the claim, its sentence or its surface)."""
-    key = _judged_key(claim, ref)
-    hit = _verdicts.get(key)
-    if hit is not None:
-        _verdicts.move_to_end(key)
-        return CheckedClaim(claim, *hit)
-    result = _check_uncached(claim, ref)
-    while len(_verdicts) >= max(VERDICT_CACHE_SIZE, 1):
-        _verdicts.popitem(last=False)
-    _verdicts[key] = (result.verdict, result.expected, result.expected_variant,
-                      result.expected_condition, result.deviation, result.diagnosis,
-                      result.source, result.confidence, result.self_contradiction, result.notes)
-    return result
-
-
-def _check_uncached(claim: Claim, ref: Reference) -> CheckedClaim:
+    (No verdict cache: the reference's memoized selections make a repeated figure cheap; a
+    cache of whole verdicts saved under 1% of the check stage, 243 vs 244 M instructions
+    per pass over corpus/.)"""
     try:
         return check_one(claim, ref)
     except Exception as exc:  # noqa: BLE001 - check() must return a verdict for every claim

@@ -313,7 +313,7 @@ def _build_precision_index(ref: Reference, entity: str, variant: str) -> tuple:
     return rows, [f for f, _ in positive], [p for _, p in positive], rest
 
 
-TOPS_WORD = re.compile(r"TOPS", re.I)
+TOPS_WORD = re.compile(r"TOPS", re.I)  # a surface that spells the unit TOPS (_unit)
 FLOP_WORD = re.compile(r"FLOP", re.I)
 
 
@@ -471,18 +471,11 @@ def _magnitude(claim: Claim, numbers: list[Decimal],
 
 
 def _figure(number: Decimal) -> tuple[float | None, str, frozenset[str]]:
-    """A reference figure as a _safe_float, as _num writes it, and that text's _swaps;
-    remembered: the same figures come up claim after claim. (Keyed by value: equal figures
-    other than zero, whose sign _num writes, have the same float and the same text.)"""
-    return _figure_remembered(number) if number else _figure_of(number)
-
-
-def _figure_of(number: Decimal) -> tuple[float | None, str, frozenset[str]]:
+    """A reference figure as a _safe_float, as _num writes it, and that text's _swaps.
+    (Not remembered: a cache saved 4.5% of the check stage, 254 vs 243 M instructions per
+    pass over corpus/, under the 5% a speed trick must pay.)"""
     text = _num(number)
     return _safe_float(number), text, _swaps(text)
-
-
-_figure_remembered = lru_cache(maxsize=10_000)(_figure_of)
 
 
 def _swaps(text: str) -> frozenset[str]:

@@ -22,11 +22,11 @@ from typing import Iterable, Mapping
 
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from .gold import ClaimRow, norm_name
+from ..codebook import CONTRADICTED
 from ..records import format_decimal
 from ..extract.segment import PROSE_LINE, TABLE_LINE, line_layout
 
 TABLE, PROSE = TABLE_LINE, PROSE_LINE
-CONTRADICTED = "contradicted"
 CONTEXT = 110          # characters of context shown around an error
 
 
@@ -138,16 +138,28 @@ def _close(a: Decimal, b: Decimal, tol: Decimal = Decimal("0.005")) -> bool:
     return a == b or (b != 0 and abs(a - b) / abs(b) <= tol)
 
 
+def _mixed_up(row: ClaimRow, others: list[ClaimRow], row_is_gold: bool, says: str) -> str:
+    """The field another row with ``row``'s figure differs in (chip, then attribute or
+    baseline), as "chip: {says} X"; "" when no row has the figure. Figures compare as
+    prediction against gold."""
+    def close(o: ClaimRow) -> bool:
+        return _close(o.value, row.value) if row_is_gold else _close(row.value, o.value)
+    for o in others:
+        if o.attribute == row.attribute and close(o) \
+                and norm_name(o.entity) != norm_name(row.entity):
+            return f"chip: {says} {o.entity}"
+    for o in others:
+        if norm_name(o.entity) == norm_name(row.entity) and close(o):
+            if o.attribute != row.attribute:
+                return f"attribute: {says} {o.attribute}"
+            return f"baseline: {says} {o.baseline or '(none)'}"
+    return ""
+
+
 def _why_missed(g: ClaimRow, preds: list[ClaimRow], layout: str) -> str:
-    for p in preds:
-        if p.attribute == g.attribute and _close(p.value, g.value) \
-                and norm_name(p.entity) != norm_name(g.entity):
-            return f"chip: read as {p.entity}"
-    for p in preds:
-        if norm_name(p.entity) == norm_name(g.entity) and _close(p.value, g.value):
-            if p.attribute != g.attribute:
-                return f"attribute: read as {p.attribute}"
-            return f"baseline: read as {p.baseline or '(none)'}"
+    mixed = _mixed_up(g, preds, True, "read as")
+    if mixed:
+        return mixed
     if g.attribute == "speedup":
         return "speed-up not read"
     if any(norm_name(p.entity) == norm_name(g.entity) and p.attribute == g.attribute
@@ -157,16 +169,9 @@ def _why_missed(g: ClaimRow, preds: list[ClaimRow], layout: str) -> str:
 
 
 def _why_spurious(p: Placed, golds: list[ClaimRow]) -> str:
-    r = p.row
-    for g in golds:
-        if g.attribute == r.attribute and _close(r.value, g.value) \
-                and norm_name(g.entity) != norm_name(r.entity):
-            return f"chip: gold has {g.entity}"
-    for g in golds:
-        if norm_name(g.entity) == norm_name(r.entity) and _close(r.value, g.value):
-            if g.attribute != r.attribute:
-                return f"attribute: gold has {g.attribute}"
-            return f"baseline: gold has {g.baseline or '(none)'}"
+    mixed = _mixed_up(p.row, golds, False, "gold has")
+    if mixed:
+        return mixed
     for pattern, hint in hints():
         if pattern.search(p.line):
             return f"not a claim? {hint}"

@@ -13,7 +13,7 @@ from dataclasses import replace
 from ..codebook import ATTRIBUTE_UNITS, QUALIFIERS
 from .gluedcells import Piece
 from .mentions import Keyword, Mention
-from .numbers import Number, parse_arabic, times
+from .numbers import MAGNITUDES, Number, parse_arabic, times
 from .prose import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, Found, fits,
                     in_canonical, plausible)
 from .quantities import Quantity, Units, units_of
@@ -24,7 +24,6 @@ BRACKETED = re.compile(r"(?<!\s)\s*+[)）]")
 CLAUSE_MARK = re.compile(r"[,，;；、]")
 AFTER_GAP = re.compile(r"^\s*+的?\s*+$")
 OP_BEFORE = re.compile(r"(?:>|≥|超过|more than|over)\s*$", re.IGNORECASE)
-MAGNITUDES = {"B": 9, "bn": 9, "billion": 9, "亿": 8, "万": 4}
 UNIT_FOR_ATTRIBUTE = {"memory_size": ("bytes", "GB"), "memory_bandwidth": ("bandwidth", "GB/s"),
                       "nvlink_bandwidth": ("bandwidth", "GB/s"), "tdp": ("power", "W"),
                       "process_node": ("length", "nm"), "die_area": ("area", "mm2"),

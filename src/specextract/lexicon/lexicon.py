@@ -56,6 +56,9 @@ DATA_FILES: dict[str, DataFile] = {
     "reference_entities.tsv": DataFile(("word",)),
     "units.tsv": DataFile(("alias", "dimension", "factor", "written", "case"), "case",
                           frozenset({"any", "exact"})),
+    "unit_bases.tsv": DataFile(("unit", "dimension", "factor", "prefixes", "spellings", "case"),
+                               "case", frozenset({"any", "exact"})),
+    "unit_prefixes.tsv": DataFile(("symbol", "word", "chinese", "exponent")),
     "variants.tsv": DataFile(("pattern", "canonical")),
     "zh_hant_terms.tsv": DataFile(("term", "mainland")),
 }
