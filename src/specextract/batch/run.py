@@ -70,7 +70,7 @@ class Executor(Protocol):
         ``lost(task, why)`` stands for the result of a task whose worker process died."""
 
     # optional: side_job(fn, *args) -> an object whose .get() returns fn(*args), run beside
-    # this process where the executor has local workers (runjob.write_outputs)
+    # this process where the executor has local workers (job.write_outputs)
 
 
 @dataclass
