@@ -123,3 +123,18 @@ def test_checking_counts_against_the_time_limit(tmp_path, monkeypatch):
                      progress=False, echo=lines.append, timeout=0.5)
     assert status == 1
     assert "timeout (still running after 0.5 s)" in "\n".join(lines)
+
+
+def test_chip_mentions_of_a_spec_dump_are_found_in_linear_time():
+    """Thousands of chip names in one document: model names are merged with the lexicon's
+    mentions by position, not by comparing each with all (quadratic: 16x for 4x the text)."""
+    from test_hostile import _growth
+    from specextract.extract.mentions import find_chips
+    from specextract.normalize import normalize
+    texts = {}
+
+    def make(n: int) -> str:
+        if n not in texts:
+            texts[n] = normalize(spec_sentences(n * 60)).text
+        return texts[n]
+    assert _growth(find_chips, make, 1500) < 8

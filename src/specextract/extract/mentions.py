@@ -6,6 +6,7 @@ a ``context`` that must be near it ("D1" only near Dojo or Tesla).
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -137,20 +138,54 @@ def _with_names(text: str, found: list[Mention], by_alias: dict, lex: Lexicon) -
     """``found`` (lexicon mentions) with the model names of chipnames.find_names: a
     name the lexicon knows takes its entity; where a name and a lexicon mention overlap,
     the longer wins ("RTX 4080 Super" over "RTX 4080"), the lexicon on a tie."""
-    out = list(found)
+    out = _Spans(found)
     for n in find_names(text, lex):
         row = by_alias.get(_norm_alias(n.entity))
         entity = row["entity"] if row is not None else n.entity
-        overlap = [c for c in out if c.start < n.end and n.start < c.end]
-        if any(c.entity == entity for c in overlap):
+        overlap = out.overlapping(n.start, n.end)
+        if any(c.entity == entity for c in overlap.values()):
             continue
         if any(c.start < n.start or c.end > n.end or c.end - c.start >= n.end - n.start
-               for c in overlap):
+               for c in overlap.values()):
             continue
-        out = [c for c in out if c not in overlap]
-        out.append(_mention(text, n.start, n.end, entity, lex,
-                            "" if n.cls == "accelerator" else n.cls))
-    return sorted(out, key=lambda c: c.start)
+        out.remove(overlap)
+        out.add(_mention(text, n.start, n.end, entity, lex,
+                         "" if n.cls == "accelerator" else n.cls))
+    return sorted(out.in_order(), key=lambda c: c.start)
+
+
+class _Spans:
+    """Mentions in the order they were added, found by position in time that does not
+    grow with their number (a document of thousands of chip names stays linear)."""
+
+    def __init__(self, mentions: list[Mention]) -> None:
+        self.items: dict[int, Mention] = {}       # key (order added) -> mention
+        self.index: list[tuple[int, int]] = []    # (start, key), sorted
+        self.longest = self.next_key = 0
+        for m in mentions:
+            self.add(m)
+
+    def add(self, m: Mention) -> None:
+        key, self.next_key = self.next_key, self.next_key + 1
+        self.items[key] = m
+        bisect.insort(self.index, (m.start, key))
+        self.longest = max(self.longest, m.end - m.start)
+
+    def overlapping(self, start: int, end: int) -> dict[int, Mention]:
+        """key -> mention for those with c.start < end and start < c.end, in the order
+        added (none starts before start - longest)."""
+        hi = bisect.bisect_left(self.index, (end, -1))
+        lo = bisect.bisect_left(self.index, (start - self.longest, -1))
+        keys = sorted(k for _, k in self.index[lo:hi] if self.items[k].end > start)
+        return {k: self.items[k] for k in keys}
+
+    def remove(self, keys) -> None:
+        for k in keys:
+            at = bisect.bisect_left(self.index, (self.items.pop(k).start, k))
+            del self.index[at]
+
+    def in_order(self) -> list[Mention]:
+        return list(self.items.values())
 
 
 NOT_A_CHIP_AFTER = re.compile(r"(?<!\s)\s*+(?:缓存|cache|Cache|快取|高速缓存)")
