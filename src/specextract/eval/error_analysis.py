@@ -21,6 +21,7 @@ from decimal import Decimal
 from typing import Iterable, Mapping
 
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
+from .evaluate import deviation
 from .gold import ClaimRow, norm_name
 from ..codebook import CONTRADICTED
 from ..records import format_decimal
@@ -135,7 +136,9 @@ def _build_hints(lex: Lexicon) -> list[tuple[re.Pattern, str]]:
 
 
 def _close(a: Decimal, b: Decimal, tol: Decimal = Decimal("0.005")) -> bool:
-    return a == b or (b != 0 and abs(a - b) / abs(b) <= tol)
+    """Within the matching tolerance, as :func:`evaluate.deviation` measures it."""
+    dev = deviation(a, b)
+    return dev is not None and dev <= tol
 
 
 def _mixed_up(row: ClaimRow, others: list[ClaimRow], row_is_gold: bool, says: str) -> str:

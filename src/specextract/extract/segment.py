@@ -82,13 +82,20 @@ def line_layout(line: str) -> str:
 def list_under(text: str, head: int, pos: int) -> bool:
     """Is ``pos`` on a spec-list line of an unbroken list that starts on the line after
     the one holding ``head`` (a chip named above its list: "H100 规格" then "FP64：34")?
-    A blank line may separate the head from the list, not the list's lines."""
-    line_start = text.find("\n", head, pos)
-    if line_start < 0:
+    A blank line may separate the head from the list, not the list's lines. The lines are
+    read backwards from ``pos``, so a prose line ends the test where it stands."""
+    head_end = text.find("\n", head, pos)
+    if head_end < 0:
         return False
-    lines = text[line_start + 1:text.find("\n", pos) if "\n" in text[pos:] else len(text)]
-    items = lines.split("\n")
-    while items and not items[0].strip():
-        items.pop(0)
-    return bool(items) and all(item.strip() and line_layout(item) == TABLE_LINE
-                               for item in items)
+    end = text.find("\n", pos)
+    end = len(text) if end < 0 else end
+    seen_blank = False
+    while end > head_end:
+        start = text.rfind("\n", head_end, end) + 1  # text[head_end] is a line break
+        line = text[start:end]
+        if not line.strip():
+            seen_blank = True
+        elif seen_blank or line_layout(line) != TABLE_LINE:
+            return False
+        end = start - 1
+    return True
