@@ -186,7 +186,7 @@ def test_precision_rows_near_a_claim_are_those_may_match_accepts_in_order() -> N
 # -- accusations: contradicted only where the text ties the figure to the chip ------------
 @pytest.mark.parametrize("link,verdict", [
     ("clause", "contradicted"), ("possessive", "contradicted"), ("table-column", "contradicted"),
-    ("list-head", "contradicted"), ("", "contradicted"),
+    ("list-head", "contradicted"), ("heading", "contradicted"), ("", "contradicted"),
     ("topic", "unverifiable"), ("topic-far", "unverifiable"), ("pronoun", "unverifiable"),
 ])
 def test_a_wrong_figure_is_an_accusation_only_through_a_close_link(link, verdict) -> None:

@@ -14,8 +14,9 @@ from ..records import CheckedClaim, format_decimal
 from ..codebook import CONTRADICTED, UNVERIFIABLE
 
 # links through which a disagreement is reported as contradicted: the chip is named where
-# the figure is, or heads the table, list or sentence it stands in
-ACCUSING_LINKS = STRONG_LINKS | {"sentence", "list-head"}
+# the figure is, or heads the table, list or sentence it stands in (or the document, with no
+# other chip named up to the list)
+ACCUSING_LINKS = STRONG_LINKS | {"sentence", "list-head", "heading"}
 
 
 def accusable(link: str) -> bool:

@@ -13,7 +13,8 @@ from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from .mentions import find_chips, find_keywords, find_qualifiers
 from .prose import Draft, Found, link_prose
 from ..normalize.text import Normalized, normalize
-from .quantities import find_quantities
+from .legends import apply_legends
+from .quantities import find_quantities, units_of
 from .relabel import base_clocks, relabel
 from ..records import Claim
 from .tables import link_tables
@@ -64,7 +65,8 @@ def find_all(text: str, lexicon: Lexicon | None = None) -> Found:
                                 + [(k.start, k.end) for k in keywords + qualifiers
                                    if LATIN_OR_DIGIT.match(text, k.start)
                                    and k.attribute not in ("pcie_gen", "-")]))
-    quantities = find_quantities(masked, regions, lexicon)
+    quantities = apply_legends(text, find_quantities(masked, regions, lexicon), keywords,
+                               units_of(lexicon))
     return Found(text, masked, chips, keywords, qualifiers, quantities, lexicon)
 
 

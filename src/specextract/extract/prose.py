@@ -24,6 +24,7 @@ from decimal import Decimal
 
 from .comparisons import speedup_value
 from .cues import cue_pattern, cue_value
+from .headings import heading_chip
 from ..lexicon.lexicon import Lexicon, default_lexicon, lexicon_or_default
 from .mentions import Keyword, Mention
 from .nonclaims import not_a_claim
@@ -146,6 +147,7 @@ LINKS = {
     "group": "chips of the previous sentence (三张卡都)",
     "topic": "carried from an earlier sentence of the paragraph",
     "list-head": "named above the spec list the figure stands in",
+    "heading": "named in the title or a heading over the spec list, no other chip between",
     "topic-far": "carried from an earlier paragraph",
     "from": "old figure of a from-to change",
 }
@@ -170,6 +172,10 @@ class Found:
         self._sorted = {name: (items, [x.start for x in items]) for name, items in (
             ("chips", self.chips), ("keywords", self.keywords),
             ("qualifiers", self.qualifiers), ("quantities", self.quantities))}
+
+    def starts(self, name: str) -> list[int]:
+        """The starts of list ``name``'s items (sorted)."""
+        return self._sorted[name][1]
 
     def within(self, name: str, start: int, end: int) -> list:
         """The items of list ``name`` that start in [start, end)."""
@@ -221,6 +227,7 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
                         within("qualifiers", start, end), topic, None, group, found.lexicon)
         if s_q:
             ctx.all_keywords = found.keywords
+            ctx.found = found
             ctx.prev_speedup = _adjacent(text, prev_speedup, start)
             linked = ctx.link(s_q)
             drafts.extend(linked)
@@ -303,6 +310,7 @@ class _Sentence:
         self.lex = lexicon_or_default(lex)
         self.quals, self.topic, self.breaks, self.group = quals, topic, breaks, list(group)
         self.all_keywords = keywords
+        self.found: Found | None = None
         self.prev_speedup: Draft | None = None
         self._starts: list[int] | None = None
         self._baseline: dict[int, bool] = {}
@@ -595,11 +603,15 @@ class _Sentence:
 
     def _topic_link(self, q: Quantity) -> str:
         """How close the carried topic is: its own paragraph, the head of the spec list the
-        figure stands in, or further away."""
+        figure stands in, the title or a heading over a spec list with no other chip in
+        between, or further away."""
         if "\n" not in self.text[self.topic.start:q.start]:
             return "topic"
         if list_under(self.text, self.topic.start, q.start):
             return "list-head"
+        if self.found is not None and heading_chip(self.text, self.found.chips, self.found.starts("chips"),
+                                                   self.topic.entity, q.start):
+            return "heading"
         return "topic-far"
 
     def _nearness(self, chip: Mention, q: Quantity) -> str:

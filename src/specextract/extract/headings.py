@@ -1,0 +1,57 @@
+"""A chip named in the document's title or a heading, as the subject of a spec list below.
+
+    常见加速卡参数 (H100)        <- title: the only chip named up to the list
+    ...prose about the H100...
+    FP64 30                     <- a "label value" line naming no chip: the title's chip's
+
+The link holds only when every chip named between the heading and the figure is that same
+chip (any other chip in between, even as a baseline, breaks it) and the figure stands on a
+spec-list line (:func:`segment.line_layout`), not in prose.
+"""
+from __future__ import annotations
+
+from bisect import bisect_left
+
+from .mentions import Mention
+from .segment import LINE_SENTENCE_END, TABLE_LINE, line_layout
+
+MAX_HEADING = 40  # characters: a longer line is no heading
+MAX_BACK = 200  # chips looked at before a figure (the walk stays bounded on long pages)
+
+
+def heading_chip(text: str, chips: list[Mention], starts: list[int], entity: str,
+                 pos: int) -> bool:
+    """Is ``entity`` named on a heading line above ``pos`` (a spec-list line), with no
+    other chip named from that heading to ``pos``? ``chips`` are sorted by start,
+    ``starts`` their starts."""
+    if line_layout(_line(text, pos)) != TABLE_LINE:
+        return False
+    i = bisect_left(starts, pos)
+    for j in range(i - 1, max(-1, i - 1 - MAX_BACK), -1):
+        c = chips[j]
+        if c.system or c.kind:
+            continue
+        if c.entity != entity:
+            return False
+        if is_heading(text, c.start):
+            return True
+    return False
+
+
+def is_heading(text: str, pos: int) -> bool:
+    """Is the line holding ``pos`` the document's first line with text, a markdown heading,
+    or a short line with no sentence end that a blank line (or the text's end) follows?"""
+    start = text.rfind("\n", 0, pos) + 1
+    line = _line(text, pos)
+    if not text[:start].strip() or line.lstrip().startswith("#"):
+        return True
+    end = start + len(line)
+    after = text[end + 1:text.find("\n", end + 1) if text.find("\n", end + 1) >= 0 else len(text)]
+    return (len(line.strip()) <= MAX_HEADING and not LINE_SENTENCE_END.search(line)
+            and not after.strip())
+
+
+def _line(text: str, pos: int) -> str:
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    return text[start:len(text) if end < 0 else end]

@@ -1,0 +1,55 @@
+"""Linking a figure to its chip across lines: title and heading chips over spec lists,
+unit legends over lists of bare figures, and the link evidence each way leaves."""
+from __future__ import annotations
+
+from specextract import extract
+from specextract.extract.headings import is_heading
+from specextract.extract.prose import LINKS
+
+
+def _links(text: str) -> dict[tuple[str, str, float], str]:
+    return {(c.entity, c.attribute, float(c.value)): c.link for c in extract(text)}
+
+
+LEGEND_LIST = ("加速卡算力速查（H100）\n\n"
+               "一、基本情况\n\n"
+               "    这一代 H100 把 SM 数量提到了 132 个，下面只列官方算力。\n\n"
+               "二、算力\n\n浮点：TFLOPS\n\n整型：TOPS\n\n"
+               "FP64 34\nFP16 800 / 1600\nINT8 1600 / 3200\n")
+
+
+def test_a_unit_legend_gives_its_unit_to_the_bare_figures_below():
+    links = _links(LEGEND_LIST)
+    for key in [("H100", "fp64", 34), ("H100", "fp16", 800), ("H100", "fp16", 1600),
+                ("H100", "int8", 1600), ("H100", "int8", 3200)]:
+        assert key in links, sorted(links)
+    qualifiers = {(c.attribute, float(c.value)): c.qualifier for c in extract(LEGEND_LIST)}
+    assert qualifiers[("fp16", 800)] == "dense" and qualifiers[("fp16", 1600)] == "sparse"
+
+
+def test_the_title_chip_is_the_subject_of_a_list_naming_no_chip():
+    links = _links(LEGEND_LIST)
+    assert links[("H100", "fp64", 34)] == "heading"
+    assert "heading" in LINKS
+
+
+def test_another_chip_between_title_and_list_breaks_the_heading_link():
+    text = LEGEND_LIST.replace("这一代 H100 把", "和 A100 相比，这一代 H100 把")
+    links = _links(text)
+    assert links[("H100", "fp64", 34)] == "topic-far"
+
+
+def test_a_legend_needs_a_label_and_ends_at_prose():
+    text = ("H200 参数\n\n单位：TFLOPS\n\n2、张量部分\nINT32 40\n"
+            "下面这一段是说明文字，写的是散热和供电的安排，和算力无关。H200 的 FP16 为 50。\n")
+    keys = {(c.entity, c.attribute, float(c.value)) for c in extract(text)}
+    assert not any(v in (2, 40, 50) for _, _, v in keys), keys
+
+
+def test_heading_lines():
+    text = "标题 A100\n正文第一句。\n\n## 规格 A100\n小节 A100\n\n一段很长的正文，说明了很多事情。A100\n"
+    assert is_heading(text, text.index("A100"))
+    assert is_heading(text, text.index("## 规格") + 4)
+    assert is_heading(text, text.index("小节"))
+    assert not is_heading(text, text.index("正文第一句"))
+    assert not is_heading(text, text.rindex("A100"))
