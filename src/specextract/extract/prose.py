@@ -25,6 +25,7 @@ from decimal import Decimal
 from .comparisons import speedup_value
 from .cues import cue_pattern, cue_value
 from .headings import heading_chip
+from .topics import comparison_keeps_topic, group_figures
 from ..lexicon.lexicon import Lexicon, default_lexicon, lexicon_or_default
 from .mentions import Keyword, Mention
 from .nonclaims import not_a_claim
@@ -52,7 +53,7 @@ GENERIC_BANDWIDTH = re.compile(r"(?:总|单向|双向)?带宽|(?i:bandwidth)")
 LINK_WORDS = re.compile(r"x16|x8|链路|lanes?", re.IGNORECASE)
 PRONOUN_START = re.compile(r"(?:^|[，,：:\s])(?:其|它|佢|该卡|该芯片|这款|此卡|本卡)(?!他|它)|\b(?:it|its|the card|this card|the chip)\b",
                            re.IGNORECASE)
-GROUP_REF = re.compile(r"(?:[两三四五二2-5]|这|这几|这些)\s*(?:张|款|颗|块|个)?\s*(?:卡|显卡|芯片|GPU|型号)\s*(?:都|均|皆|同样|同为)"
+GROUP_REF = re.compile(r"(?:(?:[两三四五二2-5]|这|这几|这些)\s*(?:张|款|颗|块|个)?\s*(?:卡|显卡|芯片|GPU|型号)|它们|他们|两者|二者)\s*(?:都|均|皆|同样|同为)"
                        r"|(?:both|all (?:three|four|of them)|the three|the two)\b", re.IGNORECASE)
 BOTH = re.compile(r"都|均|同样|同为|皆|both|all\s|^\s*(?:则)?(?:支持|采用|升级到|搭载|配备|使用)", re.IGNORECASE)
 PREDECESSOR_TAIL = re.compile(r"(?:(?:前代|上一代|前一代|上代|之前的?|以前的?)(?:旗舰|产品|显卡|芯片)?|the\s+previous|the|its)\s*$",
@@ -137,6 +138,7 @@ LINKS = {
     "after": "chip named right after the figure",
     "joined": "chips joined before the figure (A和B都)",
     "respectively": "i-th chip of a respectively list",
+    "group-pairs": "i-th chip of the sentence before, for a plural reference (它们…48GB与24GB)",
     "table-column": "table column header",
     "table-row": "table row label",
     "run-table": "flattened table header",
@@ -225,6 +227,7 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
             topic = _architecture_topic(found, sent, topic)
         ctx = _Sentence(text, sent, s_c, within("keywords", start, end),
                         within("qualifiers", start, end), topic, None, group, found.lexicon)
+        linked: list[Draft] = []
         if s_q:
             ctx.all_keywords = found.keywords
             ctx.found = found
@@ -239,8 +242,8 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
         if real:
             compared = {c.entity for c in real if ctx.is_baseline(c)}  # every mention of a baseline
             first = next((c for c in real if c.entity not in compared), None)
-            if first is not None:  # a sentence that only names a baseline keeps the topic
-                topic = first
+            if first is not None and not comparison_keeps_topic(topic, first, compared, linked):
+                topic = first  # (a sentence that only names a baseline keeps the topic)
             distinct = list({c.entity: c for c in real}.values())
             if len(distinct) >= 2:
                 group = distinct
@@ -653,33 +656,51 @@ class _Sentence:
         return ";".join(x for x in QUALIFIERS if x in found)
 
     def _respectively(self, figures: list[Quantity]) -> list[Draft]:
-        """'V100和A100的FP32分别为15.7和19.5 TFLOPS': the i-th figure to the i-th chip."""
+        """'V100和A100的FP32分别为15.7和19.5 TFLOPS': the i-th figure to the i-th chip;
+        '它们配备了48GB与24GB显存' after a sentence naming two chips: the same with those."""
         m = RESPECTIVELY.search(self.text, self.span.start, self.span.end)
         if not m:
-            return []
+            return self._group_respectively(figures)
         chips = [c for c in self.chips if c.end <= m.start()]
         entities = list(dict.fromkeys(c.entity for c in chips))
         after = [q for q in figures if q.start >= m.end() and not q.is_range]
         if len(entities) < 2 or len(after) < len(entities):
-            return []
-        after = after[:len(entities)]
-        unit_q = next((q for q in reversed(after) if q.dimension != "bare"), None)
+            return self._group_respectively(figures)
+        named = [next(c for c in chips if c.entity == e) for e in entities]
+        return self._pair_drafts(named, after[:len(entities)], m.start(), "respectively")
+
+    def _group_respectively(self, figures: list[Quantity]) -> list[Draft]:
+        """A sentence naming no chip that opens on a plural reference to the chips of the
+        sentence before ("它们", "两者", "they") and gives one figure per chip, joined."""
+        out = []
+        for run in group_figures(self.text, self.span, figures, self.group):
+            if any(c.start < run[-1].end for c in self.chips):
+                break  # (a chip named after the figures, "性能不及H20", does not matter)
+            out.extend(self._pair_drafts(self.group, run, run[0].start, "group-pairs"))
+        return out
+
+    def _pair_drafts(self, chips: list[Mention], figures: list[Quantity], anchor: int,
+                     how: str) -> list[Draft]:
+        """The i-th figure to the i-th chip; the attribute keyword is read as for a figure
+        standing at ``anchor`` (the word 分别, or the first figure)."""
+        unit_q = next((q for q in reversed(figures) if q.dimension != "bare"), None)
         if unit_q is None:
             return []
         out = []
-        for entity, q in zip(entities, after):
+        for chip, q in zip(chips, figures):
             if q.dimension == "bare":  # "15.7和19.5 TFLOPS": the unit is written once
                 q = replace(q, dimension=unit_q.dimension, written=unit_q.written)
-            kw = self._attribute_keyword(replace(q, start=m.start(), end=m.start()))
+            kw = self._attribute_keyword(replace(q, start=anchor, end=anchor))
+            if how == "group-pairs" and kw is None:
+                kw = self._attribute_keyword(figures[-1])
             attribute = self._attribute(q, kw)
             if attribute is None:
                 continue
             value, exp = in_canonical(q, attribute)
             if plausible(self.lex, attribute, value):
-                chip = next(c for c in chips if c.entity == entity)
-                out.append(Draft(entity, attribute, q, value, exp, self.span, chip.variant,
+                out.append(Draft(chip.entity, attribute, q, value, exp, self.span, chip.variant,
                                  self._operator(q), self._qualifier(q, kw, attribute),
-                                 link="respectively"))
+                                 link=how))
         return out
 
     # -- speed-ups ---------------------------------------------------------------

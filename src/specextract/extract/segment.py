@@ -9,7 +9,7 @@ from typing import NamedTuple
 # A "?" run into a digit or a Latin letter is a hole left by a lost character ("约?1.8 倍",
 # "RTX?3090?Ti"), not a question mark.
 SENTENCE_END = re.compile(r"(?=[。！？!?；;\n.])"
-                          r"(?:(?:[。！？!；;\n]|\?(?![A-Za-z0-9]))++|(?<=[a-z0-9%)\]])\.(?=\s+[A-Z\"“(]|\s*$))")
+                          r"(?:(?:[。！？!；;\n]|\?(?![A-Za-z0-9]))++|(?<=[A-Za-z0-9%)\]])\.(?=\s+[A-Z\"“(]|\s*$))")
 CLAUSE_BREAK = re.compile(r"(?=[，；;,\s而但])"
                           r"(?:[，；;]|,(?!\d{3}(?!\d))|(?<=[a-z\s]),(?=\s)|\s(?:while|whereas|but|and the)\s|而|但)")
 
