@@ -239,6 +239,8 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
         else:
             prev_speedup = None
         real = [c for c in s_c if not c.system]
+        if real and skip:  # a table's chips are its own: they leave the prose topic as it was
+            real = [c for c in real if not inside_any(c, skip, skip_starts)]
         if real:
             compared = {c.entity for c in real if ctx.is_baseline(c)}  # every mention of a baseline
             first = next((c for c in real if c.entity not in compared), None)
