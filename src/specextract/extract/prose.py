@@ -25,7 +25,7 @@ from decimal import Decimal
 from .comparisons import speedup_value
 from .cues import cue_pattern, cue_value
 from .headings import heading_chip
-from .topics import comparison_keeps_topic, group_figures
+from .topics import comparison_keeps_topic, group_figures, same_after, same_before
 from ..lexicon.lexicon import Lexicon, default_lexicon, lexicon_or_default
 from .mentions import Keyword, Mention
 from .nonclaims import not_a_claim
@@ -83,7 +83,8 @@ PER_INSTANCE_BEFORE = re.compile(r"(?:每个|每一个|单个)(?:MIG)?实例\s*(
 # (case matters only for the English words: scoping the flag to them keeps the scan quick)
 REFUTED = re.compile(r"算错|记错|是错的|这是错的|说错|并不正确|不正确|谣传|以讹传讹"
                      r"|(?i:is wrong|is incorrect|is a myth|is false)")
-VENDOR_TAIL = re.compile(r"(?:NVIDIA|Nvidia|AMD|Google|Huawei|英伟达|华为)(?:'s|’s|的)?\s*$")
+VENDOR_TAIL = re.compile(r"(?:NVIDIA|Nvidia|AMD|Google|Huawei|英伟达|华为)(?:'s|’s|的)?\s*+(?:(?:GeForce|RTX|GTX|Radeon|Instinct|Tesla)\s*+)*+$"
+                         r"|(?:GeForce|RTX|GTX|Radeon|Instinct)\s*+$")  # "与 RTX 4070 Ti": the line word before a model
 METRIC_AFTER = re.compile(r"^\s*+(?:(?:increase|improvement|boost|gain|jump)\s++in\s++)?(?:the|its|their|in|of|on|的|更高的|更大的)?\s*+$",
                           re.IGNORECASE)
 IMPLICIT_GAIN = re.compile(r"(?<![\d.])[\d.]++\s*+倍的?(?:性能)?提升"
@@ -138,6 +139,7 @@ LINKS = {
     "after": "chip named right after the figure",
     "joined": "chips joined before the figure (A和B都)",
     "respectively": "i-th chip of a respectively list",
+    "same-as": "chip the text gives the same figure (与 H100 相同 / （与 H100 一致）)",
     "group-pairs": "i-th chip of the sentence before, for a plural reference (它们…48GB与24GB)",
     "table-column": "table column header",
     "table-row": "table row label",
@@ -316,6 +318,7 @@ class _Sentence:
         self.quals, self.topic, self.breaks, self.group = quals, topic, breaks, list(group)
         self.all_keywords = keywords
         self.found: Found | None = None
+        self.figures: list[Quantity] = []
         self.prev_speedup: Draft | None = None
         self._starts: list[int] | None = None
         self._baseline: dict[int, bool] = {}
@@ -338,6 +341,7 @@ class _Sentence:
         return span
 
     def link(self, quantities: list[Quantity]) -> list[Draft]:
+        self.figures = quantities
         figures = [q for q in quantities if q.dimension not in ("ratio", "percent")]
         out = self._respectively(figures)
         done = {d.quantity for d in out}
@@ -409,6 +413,7 @@ class _Sentence:
         chips, how = self._chips(q)
         if not chips:
             return []
+        linked = [(c, how) for c in chips] + [(c, "same-as") for c in self._same_figure(q, chips)]
         out = []
         group = self._keyword_group(kw)
         if len(group) > 1:  # "94GB HBM3、带宽3.9TB/s": only the keywords that fit the figure
@@ -432,10 +437,28 @@ class _Sentence:
             value, exp = in_canonical(q, attribute)
             if not plausible(self.lex, attribute, value):
                 continue
-            for chip in chips:
+            for chip, link in linked:
                 out.append(Draft(chip.entity, attribute, q, value, exp, self.span, chip.variant,
-                                 self._operator(q), qualifier, link=how))
+                                 self._operator(q), qualifier, link=link))
         return out
+
+    def _same_figure(self, q: Quantity, chips: list[Mention]) -> list[Mention]:
+        """Chips the text gives the same figure as the subject: "跟 H100 相同，都用 4nm"
+        before it (no other chip between), "1 TB/s（与 RTX 3090 Ti 一致）" right after it."""
+        have = {c.entity for c in chips}
+        clause = self.clause(q.start)
+        for c in self.chips:
+            if c.entity in have or c.system or c.kind:
+                continue
+            end = max(c.end, c.variant_end)
+            if c.end <= q.start:
+                if same_before(self.text, self.span.start, c.start, end, q.start,
+                               [f.end for f in self.figures if f.dimension != "bare"]) and not any(
+                        end <= d.start < q.start and d.entity not in have for d in self.chips):
+                    return [c]
+            elif c.start < clause.end + 2 and same_after(self.text, q.end, c.start, end):
+                return [c]
+        return []
 
     def _paragraph_bandwidth(self, q: Quantity) -> str:
         line_start = self.text.rfind("\n", 0, q.start) + 1

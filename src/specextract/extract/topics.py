@@ -48,3 +48,33 @@ def group_figures(text: str, span, figures: list, group: list[Mention]) -> list[
         else:
             runs.append([q])
     return [run for run in runs if len(run) == len(group)]
+
+
+# "跟 H100 相同，都…", "与 RTX 4090 一致，维持在…": the same figure for both chips
+LINE_WORD = r"(?:(?:NVIDIA|Nvidia|AMD|英伟达|GeForce|RTX|GTX|Radeon|Instinct|Tesla)\s*+)*+"
+WITH_BEFORE = re.compile(rf"(?:与|和|跟|同)\s*+{LINE_WORD}$")
+SAME_TAIL = re.compile(r"(?<!\s)\s*+(?:的?规格)?\s*+(?:相同|一样|一致|保持一致|持平)\s*+[,，]?\s*+(?:都|也|同样|均)?")
+ASIDE_WITH = re.compile(rf"(?<!\s)\s*+[（(]\s*+(?:与|和|跟|同)\s*+{LINE_WORD}")
+ASIDE_SAME = re.compile(r"(?<!\s)\s*+(?:相同|一样|一致|持平)\s*+[)）]")
+
+
+def same_before(text: str, sent_start: int, start: int, end: int, figure: int,
+                figure_ends: list[int]) -> bool:
+    """Is the chip at [start, end) named as "与/跟 X 相同" before the figure at ``figure``,
+    in the clause right before it or its own? (``figure_ends``: where the sentence's
+    figures end.)"""
+    if not WITH_BEFORE.search(text, max(sent_start, start - 20), start):
+        return False
+    head_start = max(sent_start, start - 40)
+    head_start += max(text.rfind(p, head_start, start) - head_start for p in "，,；;：:。") + 1
+    if any(head_start < e <= start for e in figure_ends):
+        return False  # "TGP 320W 同 4080 一样": the sameness is about the figure before
+    m = SAME_TAIL.match(text, end)
+    return bool(m) and figure - m.end() <= 24 and not any(
+        p in text[m.end():figure] for p in "，,：:、；;")
+
+
+def same_after(text: str, figure_end: int, start: int, end: int) -> bool:
+    """Is the chip at [start, end) named in an aside right after the figure: "1 TB/s
+    （与 RTX 3090 Ti 一致）"?"""
+    return bool(ASIDE_WITH.fullmatch(text, figure_end, start) and ASIDE_SAME.match(text, end))
