@@ -34,7 +34,7 @@ def test_the_title_chip_is_the_subject_of_a_list_naming_no_chip():
 
 
 def test_another_chip_between_title_and_list_breaks_the_heading_link():
-    text = LEGEND_LIST.replace("这一代 H100 把", "和 A100 相比，这一代 H100 把")
+    text = LEGEND_LIST.replace("下面只列", "比 A100 多，下面只列")
     links = _links(text)
     assert links[("H100", "fp64", 34)] == "topic-far"
 
@@ -53,3 +53,22 @@ def test_heading_lines():
     assert is_heading(text, text.index("小节"))
     assert not is_heading(text, text.index("正文第一句"))
     assert not is_heading(text, text.rindex("A100"))
+
+
+def test_the_title_chip_holds_over_a_list_after_another_chip_was_named():
+    text = ("H200 参数解读\n\nH100：80GB HBM3，带宽 3.35 TB/s。\n\nH200：141GB HBM3e，带宽 4.8 TB/s。\n\n"
+            "算力\n\nFP8：1979 TFLOPS\n")
+    assert _links(text)[("H200", "fp8", 1979)] == "heading"
+    # no title naming it alone: a list after another chip stays a far topic
+    text = text.replace("H200 参数解读", "H200 与 H100 参数解读")
+    assert _links(text)[("H200", "fp8", 1979)] == "topic-far"
+
+
+def test_a_pronoun_in_a_sentence_naming_one_chip_is_that_chip():
+    from specextract.check.checker import check
+    text = "英伟达的 A100 性能很强，其 FP32 算力达到 30 TFLOPS，功耗也不低。"
+    [claim] = [c for c in extract(text) if c.attribute == "fp32"]
+    assert claim.link == "sentence"
+    assert check([claim])[0].verdict == "contradicted"
+    two = "英伟达的 A100 比 V100 强，其 FP32 算力达到 30 TFLOPS。"
+    assert _links(two)[("A100", "fp32", 30)] == "pronoun"

@@ -4,9 +4,10 @@
     ...prose about the H100...
     FP64 30                     <- a "label value" line naming no chip: the title's chip's
 
-The link holds only when every chip named between the heading and the figure is that same
-chip (any other chip in between, even as a baseline, breaks it) and the figure stands on a
-spec-list line (:func:`segment.line_layout`), not in prose.
+The link holds when every chip named between the heading and the figure is that same chip,
+or when the title names that chip alone and it is the last chip named before the figure
+(another chip in between, as in "H100：80GB" over "H200：141GB", then breaks nothing); and
+only for a figure on a spec-list line (:func:`segment.line_layout`), not in prose.
 """
 from __future__ import annotations
 
@@ -22,20 +23,31 @@ MAX_BACK = 200  # chips looked at before a figure (the walk stays bounded on lon
 def heading_chip(text: str, chips: list[Mention], starts: list[int], entity: str,
                  pos: int) -> bool:
     """Is ``entity`` named on a heading line above ``pos`` (a spec-list line), with no
-    other chip named from that heading to ``pos``? ``chips`` are sorted by start,
-    ``starts`` their starts."""
+    other chip named from that heading to ``pos`` (or named alone in the title and last
+    before ``pos``)? ``chips`` are sorted by start, ``starts`` their starts."""
     if line_layout(_line(text, pos)) != TABLE_LINE:
         return False
     i = bisect_left(starts, pos)
+    passed = False
     for j in range(i - 1, max(-1, i - 1 - MAX_BACK), -1):
         c = chips[j]
         if c.system or c.kind:
             continue
-        if c.entity != entity:
-            return False
+        if c.entity != entity:  # another chip since: the list is the title's chip's only
+            return passed and _title_names_only(text, chips, entity)  # if the title names it alone
+        passed = True
         if is_heading(text, c.start):
             return True
     return False
+
+
+def _title_names_only(text: str, chips: list[Mention], entity: str) -> bool:
+    """Does the document's first line with text name ``entity`` and no other chip?"""
+    lead = len(text) - len(text.lstrip())
+    end = text.find("\n", lead)
+    end = len(text) if end < 0 else end
+    on_title = [c.entity for c in chips[:8] if c.start < end and not c.system]
+    return bool(on_title) and set(on_title) == {entity}
 
 
 def is_heading(text: str, pos: int) -> bool:

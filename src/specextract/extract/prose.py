@@ -589,7 +589,10 @@ class _Sentence:
             return (others[-1], "from") if others else (None, "")
         subjects = [c for c in before if not self.is_baseline(c)]
         if subjects and self._any_between("pronoun", PRONOUN_START, subjects[-1].end, q.start):
-            return subjects[0], "pronoun"  # "the L40S is 2.4x the A6000, and it adds FP8 …"
+            # "the L40S is 2.4x the A6000, and it adds FP8 …"; with one chip in the sentence
+            # ("A100 性能强大，其…达到…") the pronoun can only be that chip
+            alone = len({c.entity for c in self.chips if not c.system}) == 1
+            return subjects[0], ("sentence" if alone else "pronoun")
         if subjects:
             return subjects[-1], self._nearness(subjects[-1], q)
         if before and self.topic is not None and self.topic.entity not in {c.entity for c in before} \
