@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from specextract import extract
 from specextract.extract.headings import is_heading
-from specextract.extract.prose import LINKS
+from specextract.extract.drafts import LINKS
 
 
 def _links(text: str) -> dict[tuple[str, str, float], str]:

@@ -78,3 +78,22 @@ def same_after(text: str, figure_end: int, start: int, end: int) -> bool:
     """Is the chip at [start, end) named in an aside right after the figure: "1 TB/s
     （与 RTX 3090 Ti 一致）"?"""
     return bool(ASIDE_WITH.fullmatch(text, figure_end, start) and ASIDE_SAME.match(text, end))
+
+
+def same_figure_chips(text: str, span, chips: list[Mention], have: list[Mention], q,
+                      clause_end: int, figures: list) -> list[Mention]:
+    """Chips the text gives the same figure as the subject(s) ``have``: "跟 H100 相同，都用
+    4nm" before it (no other chip between), "1 TB/s（与 RTX 3090 Ti 一致）" right after it."""
+    entities = {c.entity for c in have}
+    ends = [f.end for f in figures if f.dimension != "bare"]
+    for c in chips:
+        if c.entity in entities or c.system or c.kind:
+            continue
+        end = max(c.end, c.variant_end)
+        if c.end <= q.start:
+            if same_before(text, span.start, c.start, end, q.start, ends) and not any(
+                    end <= d.start < q.start and d.entity not in entities for d in chips):
+                return [c]
+        elif c.start < clause_end + 2 and same_after(text, q.end, c.start, end):
+            return [c]
+    return []

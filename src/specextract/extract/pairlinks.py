@@ -1,0 +1,66 @@
+"""Figures paired with chips one to one: "V100和A100的FP32分别为15.7和19.5 TFLOPS", and a
+plural reference to the chips of the sentence before ("它们配备了48GB与24GB显存",
+"They carry 24GB and 16GB"): the i-th figure to the i-th chip."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .drafts import Draft, in_canonical, plausible
+from .figurelinks import FigureLinks
+from .mentions import Mention
+from .patterns import RESPECTIVELY
+from .quantities import Quantity
+from .topics import group_figures
+
+
+class PairLinks(FigureLinks):
+    """Figure links, with the one-to-one pairings read first."""
+
+    def _respectively(self, figures: list[Quantity]) -> list[Draft]:
+        """'V100和A100的FP32分别为15.7和19.5 TFLOPS': the i-th figure to the i-th chip;
+        '它们配备了48GB与24GB显存' after a sentence naming two chips: the same with those."""
+        m = RESPECTIVELY.search(self.text, self.span.start, self.span.end)
+        if not m:
+            return self._group_respectively(figures)
+        chips = [c for c in self.chips if c.end <= m.start()]
+        entities = list(dict.fromkeys(c.entity for c in chips))
+        after = [q for q in figures if q.start >= m.end() and not q.is_range]
+        if len(entities) < 2 or len(after) < len(entities):
+            return self._group_respectively(figures)
+        named = [next(c for c in chips if c.entity == e) for e in entities]
+        return self._pair_drafts(named, after[:len(entities)], m.start(), "respectively")
+
+    def _group_respectively(self, figures: list[Quantity]) -> list[Draft]:
+        """A sentence that opens on a plural reference to the chips of the sentence before
+        ("它们", "两者", "they") and gives one figure per chip, joined; a chip named after
+        the figures ("…，性能不及H20") does not matter."""
+        out = []
+        for run in group_figures(self.text, self.span, figures, self.group):
+            if any(c.start < run[-1].end for c in self.chips):
+                break
+            out.extend(self._pair_drafts(self.group, run, run[0].start, "group-pairs"))
+        return out
+
+    def _pair_drafts(self, chips: list[Mention], figures: list[Quantity], anchor: int,
+                     how: str) -> list[Draft]:
+        """The i-th figure to the i-th chip; the attribute keyword is read as for a figure
+        standing at ``anchor`` (the word 分别, or the first figure)."""
+        unit_q = next((q for q in reversed(figures) if q.dimension != "bare"), None)
+        if unit_q is None:
+            return []
+        out = []
+        for chip, q in zip(chips, figures):
+            if q.dimension == "bare":  # "15.7和19.5 TFLOPS": the unit is written once
+                q = replace(q, dimension=unit_q.dimension, written=unit_q.written)
+            kw = self._attribute_keyword(replace(q, start=anchor, end=anchor))
+            if how == "group-pairs" and kw is None:
+                kw = self._attribute_keyword(figures[-1])
+            attribute = self._attribute(q, kw)
+            if attribute is None:
+                continue
+            value, exp = in_canonical(q, attribute)
+            if plausible(self.lex, attribute, value):
+                out.append(Draft(chip.entity, attribute, q, value, exp, self.span, chip.variant,
+                                 self._operator(q), self._qualifier(q, kw, attribute),
+                                 link=how))
+        return out
