@@ -4,7 +4,7 @@ Each test looks at the text right around one figure, with the cue words of data/
 (read through the :class:`Lexicon`):
 
 * per-unit figures: "每个 SM 有 64 个 FP32 单元", "(8 per SM)", "40GB/s per link";
-* differences between two chips: "低了 17 TFLOPS", "多了1280亿个", "+1100 MHz";
+* differences between two chips: "低了 17 TFLOPS", "多了1280亿个", "比 X 多 1280亿", "+1100 MHz";
 * memory pin speed: "21Gbps GDDR6X" (a few Gb/s is a data rate per pin, not bandwidth);
 * interconnects other than NVLink: HCCS, Infinity Fabric, die-to-die and chip-to-chip links;
 * caches other than L2: "40GB的高速缓存";
@@ -25,6 +25,9 @@ PIN_SPEED_MAX = 5  # GB/s: a figure in Gb/s below this is a per-pin data rate
 PER_UNIT_REACH = 40   # characters before a figure where "每个 SM" can be about it
 LINK_REACH = 80       # characters before a figure where an interconnect's name can be
 DIFFERENCE_SIGN = re.compile(r"(?<![\w.])[+＋]\s*+$")
+# "比 H100 的 800亿晶体管多 1280亿": 多/少 right before the figure after a 比 comparison
+# (not 最多 / 至多, which are operators)
+COMPARED_MORE = re.compile(r"比[^，。,;；\n]{1,30}?(?<![最至更])[多少]了?\s*+$")
 CACHE_AFTER = re.compile(r"^\s*+(?:的\s*+)?(?:(?:高速|一级|三级|L1|L3)\s*+)?(?:缓存|cache)", re.IGNORECASE)
 GENERIC_CHIPS_AFTER = re.compile(r"^\s*+(?:(?:以上|及以上)\s*+)?的\s*+(?:芯片|GPU|产品|显卡|加速器|处理器)")
 WHOLE_OF_PART = re.compile(r"^[^，。,;；\d]{0,12}?(?:中的|之中的?|里的)\s*+(?:\d|[一二两三四五六七八九十])")
@@ -63,7 +66,8 @@ def difference(lex: Lexicon, text: str, q: Quantity) -> bool:
     if q.dimension in ("percent", "ratio"):
         return False
     head = text[max(0, q.start - 8):q.start]
-    return bool(cue_pattern(lex, "difference", "$").search(head) or DIFFERENCE_SIGN.search(head))
+    return bool(cue_pattern(lex, "difference", "$").search(head) or DIFFERENCE_SIGN.search(head)
+                or COMPARED_MORE.search(text, max(0, q.start - 40), q.start))
 
 
 def pin_speed(q: Quantity) -> bool:
