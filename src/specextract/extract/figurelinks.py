@@ -22,7 +22,7 @@ from .patterns import (ASIDE_CHIP, ASIDE_OPEN, GLOSS_GAP, GLOSS_OPEN, ASSIGN_GAP
                        LABEL_GAP, LINK_WORDS, POSSESSIVE, POSSESSIVE_LIST, PRONOUN_START,
                        SEPARATOR, TIGHT_GAP)
 from .quantities import Quantity
-from .headings import heading_chip
+from .headings import grid_row, heading_chip
 from .segment import list_under
 from .sentence import Sentence
 from .topics import same_figure_chips
@@ -239,7 +239,12 @@ class FigureLinks(Sentence):
         if after:
             return after[0], "after"
         # no subject before the figure (``subjects`` is empty here)
-        return (self.topic, self._topic_link(q)) if self.topic is not None else (None, "")
+        if self.topic is None:
+            return None, ""
+        link = self._topic_link(q)
+        if link == "topic-far" and grid_row(self.text, q.start):
+            return None, ""  # a grid naming no chip (generations, tiers) is not about the topic
+        return self.topic, link
 
     def _named_after(self, q: Quantity) -> Mention | None:
         """A chip the words right after the figure give it to: "640个CUDA核心(V100)",

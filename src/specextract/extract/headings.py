@@ -63,6 +63,11 @@ def is_heading(text: str, pos: int) -> bool:
             and not after.strip())
 
 
+def grid_row(text: str, pos: int) -> bool:
+    """Is ``pos`` on a row of a pipe table ("| NVLink | 160GB/s | 300GB/s |")?"""
+    return _line(text, pos).count("|") >= 3
+
+
 def _line(text: str, pos: int) -> str:
     start = text.rfind("\n", 0, pos) + 1
     end = text.find("\n", pos)
