@@ -72,3 +72,9 @@ def test_a_pronoun_in_a_sentence_naming_one_chip_is_that_chip():
     assert check([claim])[0].verdict == "contradicted"
     two = "英伟达的 A100 比 V100 强，其 FP32 算力达到 30 TFLOPS。"
     assert _links(two)[("A100", "fp32", 30)] == "pronoun"
+
+
+def test_a_first_line_that_is_a_sentence_is_no_title():
+    text = "A100 的显存为 80GB，很受欢迎。\n\n另一节\n\nFP64 9.7 TFLOPS\n"
+    assert not is_heading(text, 0)
+    assert _links(text)[("A100", "fp64", 9.7)] == "topic-far"

@@ -17,6 +17,7 @@ from .mentions import Mention
 from .segment import LINE_SENTENCE_END, TABLE_LINE, line_layout
 
 MAX_HEADING = 40  # characters: a longer line is no heading
+MAX_TITLE = 80  # the document's first line
 MAX_BACK = 200  # chips looked at before a figure (the walk stays bounded on long pages)
 
 
@@ -42,25 +43,30 @@ def heading_chip(text: str, chips: list[Mention], starts: list[int], entity: str
 
 
 def _title_names_only(text: str, chips: list[Mention], entity: str) -> bool:
-    """Does the document's first line with text name ``entity`` and no other chip?"""
+    """Does the document's title (its first line with text, no sentence) name ``entity``
+    and no other chip?"""
     lead = len(text) - len(text.lstrip())
     end = text.find("\n", lead)
     end = len(text) if end < 0 else end
     on_title = [c.entity for c in chips[:8] if c.start < end and not c.system]
-    return bool(on_title) and set(on_title) == {entity}
+    return bool(on_title) and set(on_title) == {entity} and is_heading(text, lead)
 
 
 def is_heading(text: str, pos: int) -> bool:
-    """Is the line holding ``pos`` the document's first line with text, a markdown heading,
-    or a short line with no sentence end that a blank line (or the text's end) follows?"""
+    """Is the line holding ``pos`` a markdown heading, the document's first line with text
+    (no sentence), or a short line with no sentence end that a blank line (or the text's
+    end) follows?"""
     start = text.rfind("\n", 0, pos) + 1
     line = _line(text, pos)
-    if not text[:start].strip() or line.lstrip().startswith("#"):
+    if line.lstrip().startswith("#"):
         return True
+    if LINE_SENTENCE_END.search(line):
+        return False  # a sentence, even on the first line, is no title
+    if not text[:start].strip():
+        return len(line.strip()) <= MAX_TITLE
     end = start + len(line)
     after = text[end + 1:text.find("\n", end + 1) if text.find("\n", end + 1) >= 0 else len(text)]
-    return (len(line.strip()) <= MAX_HEADING and not LINE_SENTENCE_END.search(line)
-            and not after.strip())
+    return len(line.strip()) <= MAX_HEADING and not after.strip()
 
 
 def grid_row(text: str, pos: int) -> bool:
