@@ -54,7 +54,9 @@ class FigureLinks(Sentence):
                         k.attribute == "pcie_gen" and clause.start <= k.start < q.start
                         for k in self.keywords):
                     continue  # a PCIe link's bandwidth is no spec of the chip
-                if k is None:  # "而H20保留了完整的900GB/s": the paragraph was about NVLink
+                if k is None or k.start >= q.end:
+                    # "而H20保留了完整的900GB/s", "4条nvlink。整个芯片具备160GB/s的带宽": the
+                    # paragraph was about NVLink (a bare 带宽 after the figure says no more)
                     attribute = self._paragraph_bandwidth(q) or attribute
             if attribute == "nvlink_bandwidth" and k is not None and any(
                     p.attribute == "pcie_gen" and k.end <= p.start < q.start for p in self.keywords):
@@ -71,10 +73,16 @@ class FigureLinks(Sentence):
         return out
 
     def _paragraph_bandwidth(self, q: Quantity) -> str:
+        """The bandwidth the paragraph spoke of last before ``q``: NVLink's, or the
+        memory's (a memory word counts: "显存为 HBM3，带宽 3.35TB/s")."""
         line_start = self.text.rfind("\n", 0, q.start) + 1
-        earlier = [k for k in self.all_keywords if line_start <= k.start < q.start
-                   and k.attribute in ("memory_bandwidth", "nvlink_bandwidth")]
-        return earlier[-1].attribute if earlier else ""
+        pool = (self.found.within("keywords", line_start, q.start) if self.found is not None
+                else [k for k in self.all_keywords if line_start <= k.start < q.start])
+        earlier = [k for k in pool if k.attribute in ("memory_bandwidth", "nvlink_bandwidth", "memory_size")
+                   and not GENERIC_BANDWIDTH.fullmatch(self.text, k.start, k.end)]  # a bare 带宽 tells nothing
+        if not earlier:
+            return ""
+        return "nvlink_bandwidth" if earlier[-1].attribute == "nvlink_bandwidth" else "memory_bandwidth"
 
     def _keyword_group(self, kw: Keyword | None) -> list[Keyword | None]:
         """'FP16/BF16 Tensor算力' names two attributes: the figure is a claim for each."""
