@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .drafts import Draft, in_canonical, plausible
+from .drafts import Draft, fits, in_canonical, plausible
 from .figurelinks import FigureLinks
 from .mentions import Mention
-from .patterns import RESPECTIVELY
+from .patterns import KEYWORD_JOIN, RESPECTIVELY
 from .quantities import Quantity
 from .topics import group_figures
 
@@ -26,9 +26,33 @@ class PairLinks(FigureLinks):
         entities = list(dict.fromkeys(c.entity for c in chips))
         after = [q for q in figures if q.start >= m.end() and not q.is_range]
         if len(entities) < 2 or len(after) < len(entities):
-            return self._group_respectively(figures)
+            return self._keywords_respectively(m.start(), after) or self._group_respectively(figures)
         named = [next(c for c in chips if c.entity == e) for e in entities]
         return self._pair_drafts(named, after[:len(entities)], m.start(), "respectively")
+
+    def _keywords_respectively(self, at: int, after: list[Quantity]) -> list[Draft]:
+        """'FP16 与 FP8 的表现分别是 1.3PF 和 2.6PF': joined attribute keywords before 分别,
+        the i-th figure after it to the i-th keyword (each figure's chip found as usual)."""
+        before = [k for k in self.keywords if k.end <= at]
+        labels = before[-1:]
+        for k in reversed(before[:-1]):
+            if not KEYWORD_JOIN.match(self.text[k.end:labels[0].start]):
+                break
+            labels.insert(0, k)
+        if len(labels) < 2 or len(after) < len(labels) or len({k.attribute for k in labels}) < len(labels):
+            return []
+        out = []
+        for k, q in zip(labels, after):
+            chips, how = self._chips(q)
+            attribute = self._attribute(q, k) if chips and fits(q, k) else None
+            if attribute is None:
+                return []  # a label that does not fit its figure: no such pairing
+            value, exp = in_canonical(q, attribute)
+            if plausible(self.lex, attribute, value):
+                out.extend(Draft(c.entity, attribute, q, value, exp, self.span, c.variant,
+                                 self._operator(q), self._qualifier(q, k, attribute), link=how)
+                           for c in chips)
+        return out
 
     def _group_respectively(self, figures: list[Quantity]) -> list[Draft]:
         """A sentence that opens on a plural reference to the chips of the sentence before
