@@ -25,7 +25,7 @@ from .quantities import Quantity
 from .headings import grid_row, heading_chip
 from .segment import list_under
 from .sentence import Sentence
-from .topics import same_figure_chips
+from .topics import architecture_before, same_figure_chips
 
 
 class FigureLinks(Sentence):
@@ -252,6 +252,9 @@ class FigureLinks(Sentence):
         link = self._topic_link(q)
         if link == "topic-far" and grid_row(self.text, q.start):
             return None, ""  # a grid naming no chip (generations, tiers) is not about the topic
+        arch = architecture_before(self.lex, self.text, self.span.start, q.start)
+        if arch and arch != self.topic.entity:
+            return None, ""  # "新架构 Blackwell，其拥有 2080 亿个晶体管": the architecture's, not the topic's
         return self.topic, link
 
     def _named_after(self, q: Quantity) -> Mention | None:

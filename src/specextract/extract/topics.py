@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from .drafts import relations
 from .mentions import Mention
 
 
@@ -97,3 +98,20 @@ def same_figure_chips(text: str, span, chips: list[Mention], have: list[Mention]
         elif c.start < clause_end + 2 and same_after(text, q.end, c.start, end):
             return [c]
     return []
+
+
+def _architecture_named(lex) -> re.Pattern:
+    names = "|".join(sorted(map(re.escape, lex.built(relations)[1]), key=len, reverse=True))
+    return re.compile(rf"(?:架构|架構)\s*+[“\"「]?(?i:({names}))(?![A-Za-z])"
+                      rf"|(?<![A-Za-z])(?i:({names}))[”\"」]?\s*+(?:架构|架構|(?i:architecture))")
+
+
+def architecture_before(lex, text: str, start: int, end: int) -> str:
+    """The chip of the last architecture named as such in [start, end) ("芯片架构
+    Blackwell", "Hopper 架构"), or ""."""
+    last = None
+    for m in lex.built(_architecture_named).finditer(text, start, end):
+        last = m
+    if last is None:
+        return ""
+    return lex.built(relations)[1].get((last.group(1) or last.group(2)).lower(), "")
