@@ -15,7 +15,7 @@ from bisect import bisect_left
 from ..codebook import QUALIFIERS
 from .cues import cue_pattern, cue_value
 from .drafts import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, fits,
-                     in_canonical, plausible)
+                     in_canonical, plausible, relations)
 from .mentions import Keyword, Mention
 from .patterns import (ASIDE_CHIP, ASIDE_OPEN, GLOSS_GAP, GLOSS_OPEN, ASSIGN_GAP, BOTH, CHIP_JOIN, CLOSE_AFTER,
                        COUNT_GAP, FOR_CHIP, FROM, GENERIC_BANDWIDTH, GROUP_REF, KEYWORD_JOIN,
@@ -25,7 +25,7 @@ from .quantities import Quantity
 from .headings import grid_row, heading_chip
 from .segment import list_under
 from .sentence import Sentence
-from .topics import architecture_before, same_figure_chips
+from .topics import OF_PREDECESSOR, architecture_before, same_figure_chips
 
 
 class FigureLinks(Sentence):
@@ -249,6 +249,10 @@ class FigureLinks(Sentence):
         # no subject before the figure (``subjects`` is empty here)
         if self.topic is None:
             return None, ""
+        if not before and OF_PREDECESSOR.search(self.text, max(self.span.start, q.start - 14), q.start):
+            # "比上代的三星8nm工艺": the figure is the topic's predecessor's
+            chip = self._predecessor(q)
+            return (chip, "topic") if chip is not None else (None, "")
         link = self._topic_link(q)
         if link == "topic-far" and grid_row(self.text, q.start):
             return None, ""  # a grid naming no chip (generations, tiers) is not about the topic
@@ -256,6 +260,17 @@ class FigureLinks(Sentence):
         if arch and arch != self.topic.entity:
             return None, ""  # "新架构 Blackwell，其拥有 2080 亿个晶体管": the architecture's, not the topic's
         return self.topic, link
+
+    def _predecessor(self, q: Quantity) -> Mention | None:
+        """The topic's predecessor: the chip its paragraph last compared it with, else the
+        codebook's (P100 -> V100 -> A100 -> H100 ...)."""
+        line_start = self.text.rfind("\n", 0, q.start) + 1
+        if self.found is not None:
+            for c in reversed(self.found.within("chips", line_start, q.start)):
+                if c.entity != self.topic.entity and not c.system and not c.kind:
+                    return c
+        pred = self.lex.built(relations)[0].get(self.topic.entity)
+        return Mention(q.start, q.start, pred) if pred else None
 
     def _named_after(self, q: Quantity) -> Mention | None:
         """A chip the words right after the figure give it to: "640个CUDA核心(V100)",

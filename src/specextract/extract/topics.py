@@ -25,6 +25,9 @@ def comparison_keeps_topic(topic: Mention | None, subject: Mention, compared: se
     return bool(own) and all(d.attribute == "speedup" and d.baseline == topic.entity for d in own)
 
 
+# "比上代的三星 8nm 工艺": a figure of the predecessor (a short modifier between)
+OF_PREDECESSOR = re.compile(r"(?:上代|上一代|前代|前一代)(?:产品|显卡|芯片|旗舰)?的[^，。,;；\d]{0,6}+$")
+
 # a plural reference to the chips just named, opening a sentence
 PLURAL_REF = re.compile(r"(?:而|(?i:and)\s++)?(?:它们|他们|两者|二者|这两款|这两张|这两颗|这两种|两款(?:卡|显卡|芯片)?"
                         r"|(?i:they|the\s++two(?:\s++(?:cards|chips|GPUs))?|both(?:\s++(?:cards|chips|GPUs))?))")
