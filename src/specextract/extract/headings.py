@@ -11,6 +11,7 @@ only for a figure on a spec-list line (:func:`segment.line_layout`), not in pros
 """
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 
 from .mentions import Mention
@@ -18,6 +19,9 @@ from .segment import LINE_SENTENCE_END, TABLE_LINE, line_layout
 
 MAX_HEADING = 40  # characters: a longer line is no heading
 MAX_TITLE = 80  # the document's first line
+MAX_ROW = 300  # characters either side of a figure: a longer line is no spec-list line
+NONSPACE = re.compile(r"\S")
+BLANK_LINE = re.compile(r"[ \t\r\u3000]*+(?:\n|\Z)")
 MAX_BACK = 200  # chips looked at before a figure (the walk stays bounded on long pages)
 
 
@@ -26,7 +30,8 @@ def heading_chip(text: str, chips: list[Mention], starts: list[int], entity: str
     """Is ``entity`` named on a heading line above ``pos`` (a spec-list line), with no
     other chip named from that heading to ``pos`` (or named alone in the title and last
     before ``pos``)? ``chips`` are sorted by start, ``starts`` their starts."""
-    if line_layout(_line(text, pos)) != TABLE_LINE:
+    line = _line(text, pos, MAX_ROW)
+    if not line or line_layout(line) != TABLE_LINE:
         return False
     i = bisect_left(starts, pos)
     passed = False
@@ -45,7 +50,8 @@ def heading_chip(text: str, chips: list[Mention], starts: list[int], entity: str
 def _title_names_only(text: str, chips: list[Mention], entity: str) -> bool:
     """Does the document's title (its first line with text, no sentence) name ``entity``
     and no other chip?"""
-    lead = len(text) - len(text.lstrip())
+    first = NONSPACE.search(text)
+    lead = first.start() if first else len(text)
     end = text.find("\n", lead)
     end = len(text) if end < 0 else end
     on_title = [c.entity for c in chips[:8] if c.start < end and not c.system]
@@ -56,25 +62,36 @@ def is_heading(text: str, pos: int) -> bool:
     """Is the line holding ``pos`` a markdown heading, the document's first line with text
     (no sentence), or a short line with no sentence end that a blank line (or the text's
     end) follows?"""
-    start = text.rfind("\n", 0, pos) + 1
-    line = _line(text, pos)
+    start = text.rfind("\n", max(0, pos - MAX_ROW), pos) + 1
+    line = _line(text, pos, MAX_ROW)
+    if not line:
+        return False
     if line.lstrip().startswith("#"):
         return True
     if LINE_SENTENCE_END.search(line):
         return False  # a sentence, even on the first line, is no title
-    if not text[:start].strip():
+    first = NONSPACE.search(text, 0, start)
+    if first is None:
         return len(line.strip()) <= MAX_TITLE
     end = start + len(line)
-    after = text[end + 1:text.find("\n", end + 1) if text.find("\n", end + 1) >= 0 else len(text)]
-    return len(line.strip()) <= MAX_HEADING and not after.strip()
+    return len(line.strip()) <= MAX_HEADING and (end >= len(text) or bool(BLANK_LINE.match(text, end + 1)))
 
 
 def grid_row(text: str, pos: int) -> bool:
     """Is ``pos`` on a row of a pipe table ("| NVLink | 160GB/s | 300GB/s |")?"""
-    return _line(text, pos).count("|") >= 3
+    return _line(text, pos, MAX_ROW * 10).count("|") >= 3
 
 
-def _line(text: str, pos: int) -> str:
-    start = text.rfind("\n", 0, pos) + 1
-    end = text.find("\n", pos)
-    return text[start:len(text) if end < 0 else end]
+def _line(text: str, pos: int, reach: int = 0) -> str:
+    """The line holding ``pos``; with ``reach``, "" when the line runs further than that
+    either side (a long line is no list or grid row, and is not copied per figure)."""
+    low = max(0, pos - reach) if reach else 0
+    start = text.rfind("\n", low, pos) + 1
+    if reach and start == 0 and low > 0:
+        return ""
+    end = text.find("\n", pos, pos + reach if reach else len(text))
+    if end < 0:
+        if reach and pos + reach < len(text):
+            return ""
+        end = len(text)
+    return text[start:end]

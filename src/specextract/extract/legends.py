@@ -15,7 +15,7 @@ when its line holds no figure with a unit of its own.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from decimal import Decimal
 
@@ -30,6 +30,7 @@ LABEL_GAP = re.compile(r"[ \t:：=]*+")
 MAX_GAP = 4
 INTEGER_LABEL = re.compile(r"INT\d|整型|整数|(?i:integer)")
 MAX_LINES = 40
+MAX_LINE = 200  # characters: a longer line ends a legend's list
 
 
 def apply_legends(text: str, quantities: list[Quantity], keywords: list[Keyword],
@@ -42,36 +43,42 @@ def apply_legends(text: str, quantities: list[Quantity], keywords: list[Keyword]
     scopes = _scopes(text, units)
     if not scopes:
         return quantities
+    scope_starts = [start for start, _, _ in scopes]
+    key_starts = [k.start for k in keywords]
     out = list(quantities)
-    changed = False
+    inside: dict[int, list[int]] = {}  # line start -> indexes of the figures in a scope on it
     for i, q in enumerate(out):
-        if q.dimension != "bare" or q.is_range:
-            continue
-        legends = next((legs for start, end, legs in scopes if start <= q.start < end), None)
-        if not legends:
-            continue
-        line_start = text.rfind("\n", 0, q.start) + 1
-        line_end = text.find("\n", q.start)
+        j = bisect_right(scope_starts, q.start) - 1
+        if j >= 0 and q.start < scopes[j][1]:
+            inside.setdefault(text.rfind("\n", 0, q.start) + 1, []).append(i)
+    changed = False
+    for line_start, indexes in inside.items():
+        if any(out[i].dimension not in ("bare", "count", "ordinal") for i in indexes):
+            continue  # a line with a unit of its own
+        line_end = text.find("\n", line_start)
         line_end = len(text) if line_end < 0 else line_end
-        if any(o.dimension not in ("bare", "count", "ordinal") and line_start <= o.start < line_end
-               for o in quantities):
-            continue
+        legends = scopes[bisect_right(scope_starts, line_start) - 1][2]
         info = _pick(legends, text[line_start:line_end])
-        if not (_labelled(text, q, keywords, info[0], line_start)
-                or (i and out[i - 1].dimension == info[0] and out[i - 1].start >= line_start
-                    and PAIR_JOIN.match(text[out[i - 1].end:q.start]))):
-            continue
-        number = times(Number(q.value, q.precision_exp), info[1])
-        out[i] = replace(q, value=number.value, precision_exp=number.precision_exp,
-                         dimension=info[0], written=info[2])
-        changed = True
+        for i in indexes:
+            q = out[i]
+            if q.dimension != "bare" or q.is_range:
+                continue
+            if not (_labelled(text, q, keywords, key_starts, info[0], line_start)
+                    or (i and out[i - 1].dimension == info[0] and out[i - 1].start >= line_start
+                        and PAIR_JOIN.match(text[out[i - 1].end:q.start]))):
+                continue
+            number = times(Number(q.value, q.precision_exp), info[1])
+            out[i] = replace(q, value=number.value, precision_exp=number.precision_exp,
+                             dimension=info[0], written=info[2])
+            changed = True
     return _pairs(text, out) if changed else quantities
 
 
-def _labelled(text: str, q: Quantity, keywords: list[Keyword], dimension: str,
-              line_start: int) -> bool:
-    """Does a keyword of ``dimension`` end on the line just before ``q`` ("FP32 19.5")?"""
-    i = bisect_left([k.start for k in keywords], q.start)
+def _labelled(text: str, q: Quantity, keywords: list[Keyword], starts: list[int],
+              dimension: str, line_start: int) -> bool:
+    """Does a keyword of ``dimension`` end on the line just before ``q`` ("FP32 19.5")?
+    (``starts``: the keywords' starts.)"""
+    i = bisect_left(starts, q.start)
     for k in reversed(keywords[max(0, i - 3):i]):
         if k.end <= q.start and k.start >= line_start and q.start - k.end <= MAX_GAP \
                 and dimension in k.dims and LABEL_GAP.fullmatch(text, k.end, q.start):
@@ -94,7 +101,8 @@ def _scopes(text: str, units: Units) -> list[tuple[int, int, list[tuple[str, Dec
             current[2].append(info)
             current[3] = 0
         elif current is not None:
-            if line.strip() and (line_layout(line) == PROSE_LINE or current[3] >= MAX_LINES):
+            if line.strip() and (len(line) > MAX_LINE or line_layout(line) == PROSE_LINE
+                                 or current[3] >= MAX_LINES):
                 current = None
             else:
                 current[1] = end + 1
