@@ -114,7 +114,7 @@ def test_extract_never_raises_and_surfaces_match(text):
 
 
 def test_every_claim_says_how_its_chip_was_found():
-    from specextract.extract.prose import LINKS
+    from specextract.extract.drafts import LINKS
     text = ("| 规格 | A100 | H100 |\n|---|---|---|\n| FP32 | 19.5 TFLOPS | 67 TFLOPS |\n\n"
             "H100的80GB显存，带宽3.35TB/s。它的功耗为700W。\n\n另一段：TDP 为 400W。\n")
     claims = extract(text)

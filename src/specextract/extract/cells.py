@@ -14,7 +14,7 @@ from ..codebook import ATTRIBUTE_UNITS, QUALIFIERS
 from .gluedcells import Piece
 from .mentions import Keyword, Mention
 from .numbers import MAGNITUDES, Number, parse_arabic, times
-from .prose import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, Found, fits,
+from .drafts import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, Found, fits,
                     in_canonical, plausible)
 from .quantities import Quantity, Units, units_of
 from .relabel import names_no_claim

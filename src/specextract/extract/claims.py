@@ -11,7 +11,8 @@ from bisect import bisect_left
 
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from .mentions import find_chips, find_keywords, find_qualifiers
-from .prose import Draft, Found, link_prose
+from .drafts import Draft, Found
+from .prose import link_prose
 from ..normalize.text import Normalized, normalize
 from .quantities import find_quantities
 from .relabel import base_clocks, relabel
