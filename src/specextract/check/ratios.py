@@ -143,9 +143,14 @@ def metric_pairs(ref: Reference, subject: str, baseline: str, metric: str, varia
     for top_attr, bottom_attr in combos:
         tops = _rows(ref, subject, top_attr, variant, quals, dense_only)
         bottoms = _rows(ref, baseline, bottom_attr, "", quals, dense_only)
-        pairs += [(t, b) for t in tops for b in bottoms]
-    if diagnose:
-        return pairs
+        combo = [(t, b) for t in tops for b in bottoms]
+        pairs += combo if diagnose else _like_for_like(combo)
+    return pairs
+
+
+def _like_for_like(pairs: list[tuple[RefRow, RefRow]]) -> list[tuple[RefRow, RefRow]]:
+    """Dense with dense, sparse with sparse; every pair where that leaves none (a claim
+    that says sparse, against a chip with no sparse figure)."""
     return [(t, b) for t, b in pairs if _dense(t) == _dense(b)] or pairs
 
 

@@ -17,6 +17,9 @@ from .segment import Span
 from .sentence import Sentence
 
 
+DENSITY_REACH = 16  # characters between a gain and a sparse / dense word about it
+
+
 class SpeedupLinks(Sentence):
     """Links the ratios and percentages of a sentence as speed-ups."""
 
@@ -52,7 +55,15 @@ class SpeedupLinks(Sentence):
             return None  # "1倍" is no change
         metric = self._metric(q, subject, figures)
         return Draft(subject.entity, "speedup", q, value, exp, self.span, subject.variant,
-                     self._operator(q), "", baseline, metric, link="comparison")
+                     self._operator(q), self._density(q), baseline, metric, link="comparison")
+
+    def _density(self, q: Quantity) -> str:
+        """'sparse' / 'dense' when the gain's clause says so right by it ("5x with
+        sparsity", "稀疏算力是…的 4 倍"), else ''."""
+        clause = self.clause(q.start)
+        found = {f.qualifier for f in self.quals if f.qualifier in ("dense", "sparse")
+                 and clause.start <= f.start < clause.end and abs(f.start - q.start) <= DENSITY_REACH}
+        return found.pop() if len(found) == 1 else ""
 
     def _by_sparsity(self, q: Quantity, baseline: str) -> bool:
         """A gain its clause puts down to sparsity, with no baseline chip named."""
