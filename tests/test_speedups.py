@@ -23,3 +23,9 @@ def test_gain_without_density_compares_like_for_like():
     [checked] = check([gain])
     assert checked.verdict == "contradicted"
     assert "sparse as dense" in checked.diagnosis
+
+
+def test_greater_than_gain_is_at_least():
+    [gain] = _gains("On 5nm, AMD has delivered a greater than 2x increase in transistor count "
+                    "over the company's Instinct MI250X design, which lets the MI300X go further.")
+    assert (gain.entity, gain.operator, gain.metric) == ("MI300X", ">=", "transistors")

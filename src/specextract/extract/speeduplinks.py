@@ -18,6 +18,7 @@ from .sentence import Sentence
 
 
 DENSITY_REACH = 16  # characters between a gain and a sparse / dense word about it
+INCREASE_REACH = 48  # characters from "20x increase in" to the attribute it names
 
 
 class SpeedupLinks(Sentence):
@@ -46,6 +47,8 @@ class SpeedupLinks(Sentence):
                 # "…a 20x gain over the V100. It also reports a 2.5x gain in FP64": the
                 # baseline of the sentence before, for the same subject
                 baseline = self.prev_speedup.baseline
+        if subject is None and baseline:
+            subject = self._subject_after(q, baseline, figures)
         if subject is None or not baseline or subject.entity == baseline or subject.system \
                 or subject.kind or any(c.kind for c in self.chips if c.entity == baseline):
             return None
@@ -64,6 +67,17 @@ class SpeedupLinks(Sentence):
         found = {f.qualifier for f in self.quals if f.qualifier in ("dense", "sparse")
                  and clause.start <= f.start < clause.end and abs(f.start - q.start) <= DENSITY_REACH}
         return found.pop() if len(found) == 1 else ""
+
+    def _subject_after(self, q: Quantity, baseline: str, figures: list[Draft]) -> Mention | None:
+        """The one chip the sentence names after a gain with no subject before it, when the
+        gain names its attribute ("a 2x increase in transistor count over the V100, which
+        lets the A100 …"); None otherwise."""
+        later = {c.entity: c for c in self.chips if c.start >= q.end and c.entity != baseline
+                 and not c.system and not self.is_baseline(c)}
+        if len(later) != 1:
+            return None
+        subject = next(iter(later.values()))
+        return subject if self._metric(q, subject, figures) else None
 
     def _by_sparsity(self, q: Quantity, baseline: str) -> bool:
         """A gain its clause puts down to sparsity, with no baseline chip named."""
@@ -141,6 +155,14 @@ class SpeedupLinks(Sentence):
             return subject, pred.get(subject.entity, "")
         return subject, ""
 
+    def _increase_in(self, q: Quantity, clause: Span) -> str:
+        """The attribute a gain "in" something names a few words on, in its clause."""
+        if not INCREASE_IN.match(self.text[q.end:q.end + 16]):
+            return ""
+        end = min(clause.end, q.end + INCREASE_REACH)
+        return next((k.attribute for k in self.keywords if q.end <= k.start and k.end <= end
+                     and k.attribute not in NOT_METRICS), "")
+
     def _metric(self, q: Quantity, subject: Mention, figures: list[Draft]) -> str:
         """The attribute compared: a keyword in the figure's clause, else the figure the
         subject was given earlier in the sentence ("算力15TFLOPS，是前代V100的5倍")."""
@@ -149,7 +171,11 @@ class SpeedupLinks(Sentence):
                  and k.attribute not in NOT_METRICS and METRIC_AFTER.match(self.text[q.end:k.start])]
         if after:  # "2.4 times the capacity of", "1.6x its bandwidth"
             return after[0].attribute
-        if cue_pattern(self.lex, "generic_metric").search(self.text, clause.start, q.end + 6):
+        named = self._increase_in(q, clause)
+        if named:  # "a 20x increase in eight-bit integer (INT8) math"
+            return named
+        if cue_pattern(self.lex, "generic_metric").search(self.text, clause.start,
+                                                          min(clause.end, q.end + 6)):
             return ""
         before = [k for k in self.keywords if clause.start <= k.start and k.end <= q.start
                   and k.attribute not in NOT_METRICS]
@@ -158,7 +184,7 @@ class SpeedupLinks(Sentence):
             if before[-1].attribute == "compute" and precise:  # "FP16 算力是 H100 算力的 15%"
                 return precise[-1].attribute
             return before[-1].attribute
-        same = [d for d in figures if d.entity == subject.entity and d.attribute != "speedup"
+        same = [d for d in figures if d.entity == subject.entity and d.attribute not in NOT_METRICS
                 and d.quantity.start < clause.start]
         return same[-1].attribute if same else ""
 
