@@ -21,7 +21,7 @@ from .mentions import Keyword, Mention
 from .patterns import (ASIDE_CHIP, ASIDE_OPEN, ASSIGN_GAP, BOTH, CHIP_JOIN, CLOSE_AFTER,
                        COUNT_GAP, FOR_CHIP, FROM, GENERIC_BANDWIDTH, GROUP_REF, KEYWORD_JOIN,
                        LABEL_GAP, LINK_WORDS, POSSESSIVE, POSSESSIVE_LIST, PRONOUN_START,
-                       RESPECTIVELY, TIGHT_GAP)
+                       RESPECTIVELY, SEPARATOR, TIGHT_GAP)
 from .quantities import Quantity
 from .segment import list_under
 from .sentence import Sentence
@@ -123,7 +123,8 @@ class FigureLinks(Sentence):
                 return k
             if q.dimension not in ("count", "bare") and TIGHT_GAP.match(gap):
                 return k
-        before = [k for k in fits if k.end <= q.start]
+        earlier = [k for k in fits if k.end <= q.start]
+        before = [k for k in earlier if not self._owned_elsewhere(k, q)]
         if q.dimension == "bare":  # a bare number needs its label right before it
             if before and LABEL_GAP.match(self.text[before[-1].end:q.start]) \
                     and q.start - before[-1].end <= 8:
@@ -146,9 +147,9 @@ class FigureLinks(Sentence):
         if best.attribute == "memory_bandwidth" and GENERIC_BANDWIDTH.fullmatch(
                 self.text[best.start:best.end]):
             # "NVLink 2.0，总带宽300GB/s": a bare 带宽 after NVLink is the link's
-            links = [k for k in before if k.attribute == "nvlink_bandwidth"
+            links = [k for k in earlier if k.attribute == "nvlink_bandwidth"
                      and k.start >= self.span.start]
-            memory = [k for k in before if k.attribute == "memory_size" and k.start >= clause.start]
+            memory = [k for k in earlier if k.attribute == "memory_size" and k.start >= clause.start]
             if links and not memory:
                 return links[-1]
         if best.attribute == "compute":  # a precision in the clause says more than 算力
@@ -156,6 +157,15 @@ class FigureLinks(Sentence):
             if precise:
                 best = precise[-1]
         return best
+
+    def _owned_elsewhere(self, k: Keyword, q: Quantity) -> bool:
+        """'148 TFLOPS FP16 / 296 TFLOPS': a label written right after an earlier figure is
+        that figure's, not the next one's across a separator."""
+        if not SEPARATOR.search(self.text, k.end, q.start):
+            return False
+        return any(p.end <= k.start and p.dimension not in ("count", "bare", "ordinal")
+                   and TIGHT_GAP.match(self.text[p.end:k.start])
+                   and self._attribute_keyword(p) is k for p in self.figures)
 
     def _attribute(self, q: Quantity, kw: Keyword | None) -> str | None:
         if q.dimension == "ordinal":

@@ -35,6 +35,8 @@ TIGHT_GAP = re.compile(r"""
     ^ \s* (?: 的 | of | in | for | at | [（(] | ) \s*
     (?: HBM\w* | GDDR\w* | bi-?directional | 双向 | 单向 )?    # the memory type or direction
     \s* $""", I | V)
+# what separates one figure from the next in a list: "148 TFLOPS FP16 / 296 TFLOPS"
+SEPARATOR = re.compile(r"[/、，,;；]", V)
 # labels joined into one: "FP16/BF16", "FP16 和 BF16"
 KEYWORD_JOIN = re.compile(r"^ \s* (?: / | 、 | 和 | 与 | 及 | & | or | and ) \s* $", I | V)
 # a bare 带宽 that says not which bandwidth

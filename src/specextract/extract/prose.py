@@ -27,7 +27,7 @@ class ProseSentence(FigureLinks, SpeedupLinks):
     figures' subject and metric)."""
 
     def link(self, quantities: list[Quantity]) -> list[Draft]:
-        figures = [q for q in quantities if q.dimension not in ("ratio", "percent")]
+        figures = self.figures = [q for q in quantities if q.dimension not in ("ratio", "percent")]
         out = self._respectively(figures)
         done = {d.quantity for d in out}
         for q in figures:

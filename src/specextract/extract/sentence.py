@@ -35,6 +35,7 @@ class Sentence:
         self.quals, self.topic, self.breaks, self.group = quals, topic, breaks, list(group)
         self.all_keywords = keywords
         self.prev_speedup: Draft | None = None
+        self.figures: list[Quantity] = []  # the sentence's figures (not its ratios)
         self._starts: list[int] | None = None
         self._baseline: dict[int, bool] = {}
         self._exclusions: list[tuple[int, int, str]] | None = None
