@@ -111,6 +111,10 @@ STRONG_COMPARE = re.compile(r"""
 MODIFIED_COMPARE = re.compile(r"""
     (?: 比 | 相比 | 相较于? | 较 | 对比 | 对照 )
     [^，。,;；!?！？比较]{1,16}? 的 \s*+ $""", V)
+# "与上一代采用 GDDR6 的 T4 相比": with-word, a short modifier ending in 的 (a 相比 must follow the chip)
+WITH_MODIFIED = re.compile(r"""
+    (?: 与 | 和 | 跟 | 同 )
+    [^，。,;；!?！？与和跟同]{1,16}? 的 \s*+ $""", V)
 # "(前代3090: 10496个)": an aside naming the chip before as its predecessor
 ASIDE_PREDECESSOR = re.compile(r"""
     [(（] \s*+

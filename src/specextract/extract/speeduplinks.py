@@ -34,6 +34,8 @@ class SpeedupLinks(Sentence):
         if q.written == "x" and CARDS_AFTER.match(self.text[q.end:q.end + 2]) \
                 and any(c.start - q.end <= 2 for c in self.chips if c.start >= q.end):
             return None  # "8x A100": a count of cards
+        if cue_pattern(self.lex, "not_gain").search(self.text, clause.start, clause.end):
+            return None  # "价格近乎翻倍", "帧率提升 4 倍": a price, a benchmark
         sentence_text = self.text[self.span.start:self.span.end]
         if cue_pattern(self.lex, "exclude").search(sentence_text) and "CPU" in sentence_text.upper():
             return None
