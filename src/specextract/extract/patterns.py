@@ -187,7 +187,7 @@ IMPLICIT_GAIN = re.compile(r"""
     | (?: doubles | triples | doubled | tripled ) \s++ the
     | 加倍 | 翻倍 | 翻了?一?番""", I | V)
 # "性能提高20倍"
-GAIN_BEFORE = re.compile(r"(?: 提升 | 提高 | 增加 | 加快 | 增长 ) 了? \s*+ (?: 约 | 近 | 高达 | 达 )? \s*+ $", V)
+GAIN_BEFORE = re.compile(r"(?: 提升 | 提高 | 增加 | 加快 | 增长 ) 了? \s*+ (?: 约为? | 近 | 高达 | 可达 | 达到? | 为 | 至 )? \s*+ $", V)
 # "Volta 架构", "Hopper GPU": an architecture named as the baseline
 ARCH_SUFFIX = re.compile(r"""
     架构

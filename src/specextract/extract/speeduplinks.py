@@ -18,6 +18,8 @@ from .sentence import Sentence
 
 
 DENSITY_REACH = 16  # characters between a gain and a sparse / dense word about it
+SENTENCE_ENDS = frozenset("。！？!?;；\n")
+PREVIOUS_REACH = 200  # characters of the sentence before read for a predecessor word
 INCREASE_REACH = 48  # characters from "20x increase in" to the attribute it names
 
 
@@ -149,13 +151,39 @@ class SpeedupLinks(Sentence):
             for name, chip in arch.items():
                 if word.endswith(name):
                     return subject, chip
-        if not self.chips and (IMPLICIT_GAIN.match(self.text, q.start, min(self.span.end, q.end + 6))
-                               or (q.written == "x" and GAIN_BEFORE.search(
-                                   self.text, max(self.span.start, q.start - 8), q.start))):
-            # "其Tensor Cores…提供高达120倍的性能提升": a gain with no baseline named, about
-            # the topic chip, is over its predecessor
-            return subject, pred.get(subject.entity, "")
+        if self._plain_gain(q, subject, clause):
+            # "其Tensor Cores…提供高达120倍的性能提升", "每个 B200 封装两颗芯片，总性能提高
+            # 2.5倍": a gain with no baseline named, in a sentence that names no other chip,
+            # is over the baseline of the sentence before (same subject), else the predecessor
+            prev = self.prev_speedup
+            if prev is not None and prev.entity == subject.entity:
+                return subject, prev.baseline
+            if not self.chips or self._predecessor_before():
+                return subject, pred.get(subject.entity, "")
         return subject, ""
+
+    def _predecessor_before(self) -> bool:
+        """Does the sentence before, in the same paragraph, compare with the predecessor
+        ("B200 相较先前产品有很大提升；……总性能提高 2.5 倍")?"""
+        end = self.span.start
+        while end > 0 and self.text[end - 1] in " \t":
+            end -= 1
+        if end == 0 or self.text[end - 1] == "\n":
+            return False  # the sentence opens its paragraph
+        start, floor = end - 1, max(0, end - PREVIOUS_REACH)
+        while start > floor and self.text[start - 1] not in SENTENCE_ENDS:
+            start -= 1
+        return bool(cue_pattern(self.lex, "predecessor").search(self.text, start, end))
+
+    def _plain_gain(self, q: Quantity, subject: Mention, clause: Span) -> bool:
+        """A gain ("提升 2.5 倍", "2.5倍的性能提升") in a sentence naming no chip but the
+        subject, and compared with nothing in its clause ("比 vector 翻倍" is)."""
+        if any(c.entity != subject.entity for c in self.chips) \
+                or COMPARE_WORD.search(self.text, clause.start, q.start):
+            return False
+        return bool(IMPLICIT_GAIN.match(self.text, q.start, min(self.span.end, q.end + 6))
+                    or (q.written == "x" and GAIN_BEFORE.search(
+                        self.text, max(self.span.start, q.start - 8), q.start)))
 
     def _increase_in(self, q: Quantity, clause: Span) -> str:
         """The attribute a gain "in" something names a few words on, in its clause."""
