@@ -53,6 +53,9 @@ class FigureLinks(Sentence):
                     continue  # a PCIe link's bandwidth is no spec of the chip
                 if k is None:  # "而H20保留了完整的900GB/s": the paragraph was about NVLink
                     attribute = self._paragraph_bandwidth(q) or attribute
+            if attribute == "nvlink_bandwidth" and k is not None and any(
+                    p.attribute == "pcie_gen" and k.end <= p.start < q.start for p in self.keywords):
+                continue  # "互连带宽为 PCIe 4.0 x16，理论带宽 31.5GB/s": the link named is PCIe
             qualifier = self._qualifier(q, k, attribute)
             if attribute == "fp64" and "tensor" in qualifier.split(";"):
                 attribute = "fp64_tensor"
