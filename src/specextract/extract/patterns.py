@@ -114,6 +114,12 @@ STRONG_COMPARE = re.compile(r"""
 MODIFIED_COMPARE = re.compile(r"""
     (?: 比 | 相比 | 相较于? | 较 | 对比 | 对照 )
     [^，。,;；!?！？比较]{1,16}? 的 \s*+ $""", V)
+# "而对比落后一代，配备 HBM2E 的 A100": a comparison word opening its clause, a modifier
+# that may run over one comma, ending in 的
+LEAD_MODIFIED_COMPARE = re.compile(r"""
+    (?: ^ | (?<= [，,。；;：:\s] ) ) (?: 而 | 但 | 若 | 再 )?
+    (?: 对比 | 相比于? | 相较于? | 比起 )
+    [^，。,;；!?！？比较]{1,12}? [，,]? [^，。,;；!?！？比较]{1,12}? 的 \s*+ $""", V)
 # "与上一代采用 GDDR6 的 T4 相比": with-word, a short modifier ending in 的 (a 相比 must follow the chip)
 WITH_MODIFIED = re.compile(r"""
     (?: 与 | 和 | 跟 | 同 )

@@ -14,7 +14,7 @@ from .patterns import (ASIDE_PREDECESSOR, AFTER_RATIO, CHIP_JOIN, CLAUSE_PUNCTUA
                        LABEL_COLON, MODIFIED_COMPARE, OF_AFTER, OWNER_TAIL, LINE_TAIL,
                        PER_INSTANCE, PER_INSTANCE_BEFORE, PREDECESSOR_TAIL, RATIO_OF, REFUTED,
                        SAME_AS, STRONG_COMPARE, VENDOR_TAIL, WEAK_COMPARE, WITH,
-                       WITH_MODIFIED)
+                       WITH_MODIFIED, LEAD_MODIFIED_COMPARE)
 from .quantities import Quantity
 from .segment import Span, clause_breaks
 
@@ -156,6 +156,8 @@ class Sentence:
         """'比配备 HBM3 的 H100', '与采用 GDDR6 的 T4 相比': a comparison word, then a short
         modifier of the chip (with no other chip in it)."""
         m = MODIFIED_COMPARE.search(self.text, max(self.span.start, c.start - 24), c.start)
+        if m is None:
+            m = LEAD_MODIFIED_COMPARE.search(self.text, max(self.span.start, c.start - 32), c.start)
         if m is None and SAME_AS.match(self.text, max(c.end, c.variant_end)):
             m = WITH_MODIFIED.search(self.text, max(self.span.start, c.start - 24), c.start)
         return bool(m) and not any(m.start() <= d.start < c.start for d in self.chips)
