@@ -69,6 +69,8 @@ GROUP_REF = re.compile(r"""
 BOTH = re.compile(r"""
     都 | 均 | 同样 | 同为 | 皆 | both | all\s
     | ^ \s* (?: 则 )? (?: 支持 | 采用 | 升级到 | 搭载 | 配备 | 使用 )""", I | V)
+# a gain said of several attributes at once: "FP16 与 FP8 都比 H200 高出 30%"
+ALL_OF = re.compile(r"都 | 均 | 皆 | (?i: \b both \b | \b all \b )", V)
 # between a chip and the figure it owns: "A100 的 80GB", "the H100's 3.35 TB/s"
 POSSESSIVE = re.compile(r"^ \s* (?: 's | ’s | 的 | 嘅 | [（(] ) \s* (?: 每秒 \s* )? $", V)
 # "H100 的 80GB、3.35TB/s": the chip's list

@@ -36,9 +36,7 @@ class ProseSentence(FigureLinks, SpeedupLinks):
             out.extend(self._figure(q))
         for q in quantities:
             if q.dimension in ("ratio", "percent") and not q.is_range and not self._excluded(q):
-                d = self._speedup(q, out)
-                if d is not None:
-                    out.append(d)
+                out.extend(self._speedups(q, out))
         return out
 
 
