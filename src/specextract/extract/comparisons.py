@@ -28,10 +28,21 @@ def speedup_value(lex: Lexicon, text: str, q: Quantity, start: int, end: int) ->
     sentence ``text[start:end]`` around it; None when it is no comparison."""
     if q.dimension == "percent":
         return _percent(lex, text, q, start, end)
+    if q.written == "/":  # "仅为 H200 的 1/34", "只有 A100 的一半", "a fifth of the H100's"
+        share = _share_of(text, q, start, end) or OF_TAIL.match(text[q.end:min(end, q.end + 6)])
+        return (q.value, q.precision_exp) if share else None
     if q.written == "x" and q.value == 1 and text[q.end - 1:q.end] == "倍" \
             and ONE_FOLD.search(text, max(start, q.start - 6), q.start):
         return Decimal(2), 0  # "提升一倍": doubled
     return q.value, q.precision_exp
+
+
+def _share_of(text: str, q: Quantity, start: int, end: int) -> bool:
+    """Is figure ``q`` stated as a share of another chip's ("是…的 20%", "only … of")?"""
+    head = text[max(start, q.start - 24):q.start]
+    tail = text[q.end:min(end, q.end + 6)]
+    return bool((FRACTION_HEAD.search(head) and FRACTION_TAIL.match(tail))
+                or (ONLY_HEAD.search(head) and OF_TAIL.match(tail)))
 
 
 def _percent(lex: Lexicon, text: str, q: Quantity, start: int, end: int) -> tuple[Decimal, int] | None:
@@ -41,9 +52,6 @@ def _percent(lex: Lexicon, text: str, q: Quantity, start: int, end: int) -> tupl
         return 1 - q.value / 100, exp
     if cue_pattern(lex, "increase").search(near):
         return 1 + q.value / 100, exp
-    head = text[max(start, q.start - 24):q.start]
-    tail = text[q.end:min(end, q.end + 6)]
-    if (FRACTION_HEAD.search(head) and FRACTION_TAIL.match(tail)) \
-            or (ONLY_HEAD.search(head) and OF_TAIL.match(tail)):
+    if _share_of(text, q, start, end):
         return q.value / 100, exp
     return None

@@ -122,6 +122,8 @@ LEAD_MODIFIED_COMPARE = re.compile(r"""
     (?: ^ | (?<= [，,。；;：:\s] ) ) (?: 而 | 但 | 若 | 再 )?
     (?: 对比 | 相比于? | 相较于? | 比起 )
     [^，。,;；!?！？比较]{1,12}? [，,]? [^，。,;；!?！？比较]{1,12}? 的 \s*+ $""", V)
+# "H100 升级版": the chip named is what the subject upgrades (its baseline)
+UPGRADE_OF = re.compile(r"(?<!\s) \s*+ (?: 升级 | 增强 | 加强 | 改进 ) 版", V)
 # "与上一代采用 GDDR6 的 T4 相比": with-word, a short modifier ending in 的 (a 相比 must follow the chip)
 WITH_MODIFIED = re.compile(r"""
     (?: 与 | 和 | 跟 | 同 )

@@ -14,7 +14,7 @@ from .patterns import (ASIDE_PREDECESSOR, AFTER_RATIO, CHIP_JOIN, CLAUSE_PUNCTUA
                        LABEL_COLON, MODIFIED_COMPARE, OF_AFTER, OWNER_TAIL, LINE_TAIL,
                        PER_INSTANCE, PER_INSTANCE_BEFORE, PREDECESSOR_TAIL, RATIO_OF, REFUTED,
                        SAME_AS, STRONG_COMPARE, VENDOR_TAIL, WEAK_COMPARE, WITH,
-                       WITH_MODIFIED, LEAD_MODIFIED_COMPARE)
+                       WITH_MODIFIED, LEAD_MODIFIED_COMPARE, UPGRADE_OF)
 from .quantities import Quantity
 from .segment import Span, clause_breaks
 
@@ -136,7 +136,7 @@ class Sentence:
                 or self._compared_through_modifier(c):
             return True  # "over the company's older Tesla V100", "比配备 HBM3 的 H100"
         if (STRONG_COMPARE.search(head) or AFTER_RATIO.search(head) or FROM.search(head)
-                or RATIO_OF.match(tail) or (WEAK_COMPARE.search(head) and OF_AFTER.match(tail))
+                or RATIO_OF.match(tail) or UPGRADE_OF.match(tail) or (WEAK_COMPARE.search(head) and OF_AFTER.match(tail))
                 or (WITH.search(head) and SAME_AS.match(tail))):
             return True
         # "与H100和H200同系列": a chip joined to a baseline that follows it
