@@ -198,6 +198,8 @@ IMPLICIT_GAIN = re.compile(r"""
     | 加倍 | 翻倍 | 翻了?一?番""", I | V)
 # "性能提高20倍"
 GAIN_BEFORE = re.compile(r"(?: 提升 | 提高 | 增加 | 加快 | 增长 ) 了? \s*+ (?: 约为? | 近 | 高达 | 可达 | 达到? | 为 | 至 )? \s*+ $", V)
+# "2.5 times the Volta", "3x Ampere's": the word after a ratio (an architecture, if listed)
+ARCH_AFTER = re.compile(r"\s*+(?:the\s++|that\s++of\s++(?:the\s++)?)?([A-Za-z]++)")
 # "Volta 架构", "Hopper GPU": an architecture named as the baseline
 ARCH_SUFFIX = re.compile(r"""
     架构

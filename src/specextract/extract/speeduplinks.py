@@ -4,16 +4,18 @@ named architecture) and metric (an attribute keyword in the sentence; none for p
 The :class:`SpeedupLinks` half of :class:`specextract.extract.prose.ProseSentence`."""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from .comparisons import speedup_value
 from .cues import cue_pattern
 from .drafts import NOT_METRICS, PRECISE_ATTRS, Draft, plausible, relations
 from .mentions import Mention
-from .patterns import (ALL_OF, ARCH_SUFFIX, CARDS_AFTER, COMPARE_WORD, GAIN_BEFORE,
+from .patterns import (ALL_OF, ARCH_AFTER, ARCH_SUFFIX, CARDS_AFTER, COMPARE_WORD, GAIN_BEFORE,
                        IMPLICIT_GAIN, INCREASE_IN, KEYWORD_JOIN, LINE_TAIL, METRIC_AFTER,
                        OF_AFTER, OF_RATIO_GAP, OWNER_TAIL, PREDECESSOR_TAIL, PRONOUN_BASELINE,
                        STRONG_COMPARE, VENDOR_TAIL, WEAK_COMPARE)
+GLOSS = re.compile(r"\s*+[(（]\s*+")  # between a keyword and one in parentheses glossing it
 from .quantities import Quantity
 from .segment import Span
 from .sentence import Sentence
@@ -173,6 +175,9 @@ class SpeedupLinks(Sentence):
         window = self.text[self.span.start:min(self.span.end, q.end + 30)]
         if cue_pattern(self.lex, "predecessor").search(window):
             return subject, pred.get(subject.entity, "")
+        m = ARCH_AFTER.match(self.text, q.end, min(self.span.end, q.end + 24))
+        if m and m.group(1).lower() in arch:  # "2.5 times the Volta", "5x Ampere's"
+            return subject, arch[m.group(1).lower()]
         for m in ARCH_SUFFIX.finditer(window):  # "Volta架构", "Hopper GPU": the word before
             word = window[max(0, m.start() - 12):m.start()].lower()
             for name, chip in arch.items():
@@ -208,7 +213,7 @@ class SpeedupLinks(Sentence):
         if any(c.entity != subject.entity for c in self.chips) \
                 or COMPARE_WORD.search(self.text, clause.start, q.start):
             return False
-        return bool(IMPLICIT_GAIN.match(self.text, q.start, min(self.span.end, q.end + 6))
+        return bool(IMPLICIT_GAIN.match(self.text, q.start, min(self.span.end, q.end + 20))
                     or (q.written == "x" and GAIN_BEFORE.search(
                         self.text, max(self.span.start, q.start - 8), q.start)))
 
@@ -236,6 +241,8 @@ class SpeedupLinks(Sentence):
             return ""
         before = [k for k in self.keywords if clause.start <= k.start and k.end <= q.start
                   and k.attribute not in NOT_METRICS]
+        before = [k for i, k in enumerate(before) if not (i and GLOSS.fullmatch(
+            self.text, before[i - 1].end, k.start))]  # "TF32 (single precision …)": a gloss
         if before:
             precise = [k for k in before if k.attribute in PRECISE_ATTRS]
             if before[-1].attribute == "compute" and precise:  # "FP16 算力是 H100 算力的 15%"
