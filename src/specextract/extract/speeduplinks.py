@@ -8,7 +8,7 @@ import re
 from dataclasses import replace
 
 from .comparisons import speedup_value
-from .cues import cue_pattern
+from .cues import cue_pattern, cue_value
 from .drafts import NOT_METRICS, PRECISE_ATTRS, Draft, plausible, relations
 from .mentions import Mention
 from .patterns import (ALL_OF, ARCH_AFTER, ARCH_SUFFIX, CARDS_AFTER, COMPARE_WORD, GAIN_BEFORE,
@@ -21,6 +21,7 @@ from .segment import Span
 from .sentence import Sentence
 
 
+MEASURED = frozenset({"benchmark", "measured", "overclocked"})  # exclude cues a gain can't follow
 DENSITY_REACH = 16  # characters between a gain and a sparse / dense word about it
 SENTENCE_ENDS = frozenset("。！？!?;；\n")
 PREVIOUS_REACH = 200  # characters of the sentence before read for a predecessor word
@@ -65,8 +66,9 @@ class SpeedupLinks(Sentence):
         if q.written == "x" and CARDS_AFTER.match(self.text[q.end:q.end + 2]) \
                 and any(c.start - q.end <= 2 for c in self.chips if c.start >= q.end):
             return None  # "8x A100": a count of cards
-        if cue_pattern(self.lex, "not_gain").search(self.text, clause.start, clause.end):
-            return None  # "价格近乎翻倍", "帧率提升 4 倍": a price, a benchmark
+        if cue_pattern(self.lex, "not_gain").search(self.text, clause.start, clause.end) \
+                or self._measured_before(q):
+            return None  # "价格近乎翻倍", "帧率提升 4 倍", "跑分显示…快 28%": no spec ratio
         sentence_text = self.text[self.span.start:self.span.end]
         if cue_pattern(self.lex, "exclude").search(sentence_text) and "CPU" in sentence_text.upper():
             return None
@@ -92,6 +94,13 @@ class SpeedupLinks(Sentence):
         metric = self._metric(q, subject, figures)
         return Draft(subject.entity, "speedup", q, value, exp, self.span, subject.variant,
                      self._operator(q), self._density(q), baseline, metric, link="comparison")
+
+    def _measured_before(self, q: Quantity) -> bool:
+        """Does the sentence, before the gain, say it comes from a benchmark or a
+        measurement ("H20 现身 Geekbench，显示其性能相比 H100 降低 28%")?"""
+        return any(cue_value(self.lex, "exclude", m.group()) in MEASURED
+                   for m in cue_pattern(self.lex, "exclude").finditer(
+                       self.text, self.span.start, q.start))
 
     def _density(self, q: Quantity) -> str:
         """'sparse' / 'dense' when the gain's clause says so right by it ("5x with
