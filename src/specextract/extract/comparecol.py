@@ -72,7 +72,7 @@ def cell_speedups(found, chip, cell: Span) -> list[Draft]:
                         found.lexicon)
     out: list[Draft] = []
     for q in ratios:
-        if not ctx._excluded(q):
+        if not ctx._gain_excluded(q):
             out.extend(replace(d, link="table-row") for d in ctx._speedups(q, out)
                        if any(c.entity == d.baseline for c in ctx.chips))
     return out

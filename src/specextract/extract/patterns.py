@@ -122,6 +122,9 @@ LEAD_MODIFIED_COMPARE = re.compile(r"""
     (?: ^ | (?<= [，,。；;：:\s] ) ) (?: 而 | 但 | 若 | 再 )?
     (?: 对比 | 相比于? | 相较于? | 比起 )
     [^，。,;；!?！？比较]{1,12}? [，,]? [^，。,;；!?！？比较]{1,12}? 的 \s*+ $""", V)
+# "与 Pascal P100 GPU 相比": a capitalised family word before a chip, "GPU" after it
+NAME_WORD_TAIL = re.compile(r"(?<![A-Za-z])[A-Z][a-z]{2,12}+\s*+$")
+GPU_LEAD = re.compile(r"^\s*+GPU(?![A-Za-z])")
 # "H100 升级版": the chip named is what the subject upgrades (its baseline)
 UPGRADE_OF = re.compile(r"(?<!\s) \s*+ (?: 升级 | 增强 | 加强 | 改进 ) 版", V)
 # "与上一代采用 GDDR6 的 T4 相比": with-word, a short modifier ending in 的 (a 相比 must follow the chip)
@@ -199,7 +202,7 @@ IMPLICIT_GAIN = re.compile(r"""
 # "性能提高20倍"
 GAIN_BEFORE = re.compile(r"(?: 提升 | 提高 | 增加 | 加快 | 增长 ) 了? \s*+ (?: 约为? | 近 | 高达 | 可达 | 达到? | 为 | 至 )? \s*+ $", V)
 # "2.5 times the Volta", "3x Ampere's": the word after a ratio (an architecture, if listed)
-ARCH_AFTER = re.compile(r"\s*+(?:the\s++|that\s++of\s++(?:the\s++)?)?([A-Za-z]++)")
+ARCH_AFTER = re.compile(r"(?<!\s)\s*+(?:the\s++|that\s++of\s++(?:the\s++)?)?([A-Za-z]++)")
 # "Volta 架构", "Hopper GPU": an architecture named as the baseline
 ARCH_SUFFIX = re.compile(r"""
     架构

@@ -35,7 +35,7 @@ class ProseSentence(FigureLinks, SpeedupLinks):
                 continue
             out.extend(self._figure(q))
         for q in quantities:
-            if q.dimension in ("ratio", "percent") and not q.is_range and not self._excluded(q):
+            if q.dimension in ("ratio", "percent") and not q.is_range and not self._gain_excluded(q):
                 out.extend(self._speedups(q, out))
         return out
 

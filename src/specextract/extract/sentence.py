@@ -14,7 +14,8 @@ from .patterns import (ASIDE_PREDECESSOR, AFTER_RATIO, CHIP_JOIN, CLAUSE_PUNCTUA
                        LABEL_COLON, MODIFIED_COMPARE, OF_AFTER, OWNER_TAIL, LINE_TAIL,
                        PER_INSTANCE, PER_INSTANCE_BEFORE, PREDECESSOR_TAIL, RATIO_OF, REFUTED,
                        SAME_AS, STRONG_COMPARE, VENDOR_TAIL, WEAK_COMPARE, WITH,
-                       WITH_MODIFIED, LEAD_MODIFIED_COMPARE, UPGRADE_OF)
+                       WITH_MODIFIED, LEAD_MODIFIED_COMPARE, UPGRADE_OF,
+                       NAME_WORD_TAIL, GPU_LEAD)
 from .quantities import Quantity
 from .segment import Span, clause_breaks
 
@@ -137,8 +138,9 @@ class Sentence:
             return True  # "over the company's older Tesla V100", "比配备 HBM3 的 H100"
         if (STRONG_COMPARE.search(head) or AFTER_RATIO.search(head) or FROM.search(head)
                 or RATIO_OF.match(tail) or UPGRADE_OF.match(tail) or (WEAK_COMPARE.search(head) and OF_AFTER.match(tail))
-                or (WITH.search(head) and SAME_AS.match(tail))):
-            return True
+                or (WITH.search(head) and SAME_AS.match(tail))
+                or (WITH.search(NAME_WORD_TAIL.sub("", head)) and SAME_AS.match(GPU_LEAD.sub("", tail)))):
+            return True  # "与 Pascal P100 GPU 相比": a family word before, GPU after
         # "与H100和H200同系列": a chip joined to a baseline that follows it
         if not WITH.search(head):
             return False

@@ -15,7 +15,9 @@ from .patterns import (ALL_OF, ARCH_AFTER, ARCH_SUFFIX, CARDS_AFTER, COMPARE_WOR
                        IMPLICIT_GAIN, INCREASE_IN, KEYWORD_JOIN, LINE_TAIL, METRIC_AFTER,
                        OF_AFTER, OF_RATIO_GAP, OWNER_TAIL, PREDECESSOR_TAIL, PRONOUN_BASELINE,
                        STRONG_COMPARE, VENDOR_TAIL, WEAK_COMPARE)
-GLOSS = re.compile(r"\s*+[(（]\s*+")  # between a keyword and one in parentheses glossing it
+GAIN_LEAD = re.compile(r"(?<!\s)\s*+(?:增加|提升|提高|增长|加快|快|increase|improvement|gain)")  # "总共增加了"
+FRAMING_TAIL = re.compile(r"(?<!\s)\s*+(?:GPU\s*+)?(?:相比|相较|比较|对比)(?:之下|而言)?\s*+[，,]")
+GLOSS = re.compile(r"(?<!\s)\s*+[(（]\s*+")  # between a keyword and one in parentheses glossing it
 from .quantities import Quantity
 from .segment import Span
 from .sentence import Sentence
@@ -94,6 +96,23 @@ class SpeedupLinks(Sentence):
         metric = self._metric(q, subject, figures)
         return Draft(subject.entity, "speedup", q, value, exp, self.span, subject.variant,
                      self._operator(q), self._density(q), baseline, metric, link="comparison")
+
+    def _gain_excluded(self, q: Quantity) -> bool:
+        """Is ratio ``q`` no claim? As for a figure, except that a 'total' word leading a
+        gain ("总共增加了 12 倍": the overall gain) says nothing of a system total."""
+        if not self._excluded(q):
+            return False
+        clause = self.clause(q.start)
+        saved = self._exclusions or []
+        kept = [x for x in saved if not (x[2] == "total" and clause.start <= x[0] < q.start
+                                         and GAIN_LEAD.match(self.text, x[1], q.start))]
+        if len(kept) == len(saved):
+            return True
+        self._exclusions = kept
+        try:
+            return self._excluded(q)
+        finally:
+            self._exclusions = saved
 
     def _measured_before(self, q: Quantity) -> bool:
         """Does the sentence, before the gain, say it comes from a benchmark or a
@@ -176,6 +195,10 @@ class SpeedupLinks(Sentence):
                     and c.start >= near]
         if compared:  # "与现阶段的 H100 相比，容量提升 2.4 倍": this or the clause before
             return subject, compared[-1].entity
+        framing = [c for c in before if c.entity != subject.entity and self.is_baseline(c)
+                   and FRAMING_TAIL.match(self.text, max(c.end, c.variant_end), q.start)]
+        if framing:  # "与 V100 相比，每个 SM …，总共增加了 12 倍": the frame of the sentence
+            return subject, framing[-1].entity
         if PRONOUN_BASELINE.search(self.text, max(self.span.start, q.start - 10), q.start):
             # "3090的记忆体是它的1.5倍": the pronoun is the sentence's first subject
             first = next((c for c in self.chips if c.entity != subject.entity and not c.system), None)
