@@ -17,6 +17,7 @@ from .patterns import (ALL_OF, ARCH_AFTER, ARCH_SUFFIX, CARDS_AFTER, COMPARE_WOR
                        STRONG_COMPARE, VENDOR_TAIL, WEAK_COMPARE)
 GAIN_LEAD = re.compile(r"(?<!\s)\s*+(?:增加|提升|提高|增长|加快|快|increase|improvement|gain)")  # "总共增加了"
 FRAMING_TAIL = re.compile(r"(?<!\s)\s*+(?:GPU\s*+)?(?:相比|相较|比较|对比)(?:之下|而言)?\s*+[，,]")
+OWN_WORD = re.compile(r"\s*+(?:的\s*+)?")  # "FP32 的性能": the precision's own performance word
 GLOSS = re.compile(r"(?<!\s)\s*+[(（]\s*+")  # between a keyword and one in parentheses glossing it
 from .quantities import Quantity
 from .segment import Span
@@ -257,6 +258,15 @@ class SpeedupLinks(Sentence):
         return next((k.attribute for k in self.keywords if q.end <= k.start and k.end <= end
                      and k.attribute not in NOT_METRICS), "")
 
+    def _generic_metric(self, start: int, end: int) -> bool:
+        """A plain performance word ("性能", "performance") in [start, end), other than one
+        a precision names ("FP64 和 FP32 性能": that is the precisions' performance)?"""
+        for m in cue_pattern(self.lex, "generic_metric").finditer(self.text, start, end):
+            if not any(k.end <= m.start() and OWN_WORD.fullmatch(self.text, k.end, m.start())
+                       and k.attribute in PRECISE_ATTRS for k in self.keywords):
+                return True
+        return False
+
     def _metric(self, q: Quantity, subject: Mention, figures: list[Draft]) -> str:
         """The attribute compared: a keyword in the figure's clause, else the figure the
         subject was given earlier in the sentence ("算力15TFLOPS，是前代V100的5倍")."""
@@ -268,8 +278,7 @@ class SpeedupLinks(Sentence):
         named = self._increase_in(q, clause)
         if named:  # "a 20x increase in eight-bit integer (INT8) math"
             return named
-        if cue_pattern(self.lex, "generic_metric").search(self.text, clause.start,
-                                                          min(clause.end, q.end + 6)):
+        if self._generic_metric(clause.start, min(clause.end, q.end + 6)):
             return ""
         before = [k for k in self.keywords if clause.start <= k.start and k.end <= q.start
                   and k.attribute not in NOT_METRICS]
