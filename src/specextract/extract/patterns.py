@@ -103,7 +103,7 @@ ASIDE_OPEN = re.compile(r"[(（]", V)
 
 # "前代", "the previous": words between a comparison word and its chip
 PREDECESSOR_TAIL = re.compile(r"""
-    (?: (?: 前代 | 上一代 | 前一代 | 上代 | 之前的? | 以前的? )
+    (?: (?: 前代 | 上一代 | 前一代 | 上代 | 之前的? | 以前的? | 初代 | 第一代 )
         (?: 旗舰 | 产品 | 显卡 | 芯片 )?
       | the\s+previous | the | its )
     \s* $""", I | V)
@@ -115,7 +115,7 @@ STRONG_COMPARE = re.compile(r"""
 # "比配备 HBM3 的 H100", "相较于采用 4nm 的 H100": a comparison word, a short modifier ending in 的
 MODIFIED_COMPARE = re.compile(r"""
     (?: 比 | 相比 | 相较于? | 较 | 对比 | 对照 )
-    [^，。,;；!?！？比较]{1,16}? 的 \s*+ $""", V)
+    [^，。,;；!?！？比较]{1,16}? 的 \s*+ (?: 初代 | 第一代 )? \s*+ $""", V)
 # "而对比落后一代，配备 HBM2E 的 A100": a comparison word opening its clause, a modifier
 # that may run over one comma, ending in 的
 LEAD_MODIFIED_COMPARE = re.compile(r"""
