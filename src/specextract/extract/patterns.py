@@ -216,3 +216,11 @@ PRONOUN_BASELINE = re.compile(r"""
 INCREASE_IN = re.compile(r"^ \s*+ (?: increase | improvement | boost | jump | gain ) \s++ in \s", I | V)
 # "8x A100": a count of cards, not a ratio
 CARDS_AFTER = re.compile(r"\s? (?: [A-Z] | \d )", V)
+# a 'total' word right before a gain: "总共增加了 12 倍" (the overall gain, no system total)
+GAIN_LEAD = re.compile(r"(?<!\s) \s*+ (?: 增加 | 提升 | 提高 | 增长 | 加快 | 快 | increase | improvement | gain )", I | V)
+# "与 V100 相比，": a baseline framing the rest of the sentence
+FRAMING_TAIL = re.compile(r"(?<!\s) \s*+ (?: GPU \s*+ )? (?: 相比 | 相较 | 比较 | 对比 ) (?: 之下 | 而言 )? \s*+ [，,]", V)
+# "FP32 的性能": between a precision and the performance word it owns
+OWN_WORD = re.compile(r"\s*+ (?: 的 \s*+ )?", V)
+# "TF32 (single precision …)": between a keyword and one in parentheses glossing it
+GLOSS = re.compile(r"(?<!\s) \s*+ [(（] \s*+", V)

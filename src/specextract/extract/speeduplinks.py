@@ -4,25 +4,20 @@ named architecture) and metric (an attribute keyword in the sentence; none for p
 The :class:`SpeedupLinks` half of :class:`specextract.extract.prose.ProseSentence`."""
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from .comparisons import speedup_value
 from .cues import cue_pattern, cue_value
 from .drafts import NOT_METRICS, PRECISE_ATTRS, Draft, plausible, relations
 from .mentions import Mention
-from .patterns import (ALL_OF, ARCH_AFTER, ARCH_SUFFIX, CARDS_AFTER, COMPARE_WORD, GAIN_BEFORE,
-                       IMPLICIT_GAIN, INCREASE_IN, KEYWORD_JOIN, LINE_TAIL, METRIC_AFTER,
-                       OF_AFTER, OF_RATIO_GAP, OWNER_TAIL, PREDECESSOR_TAIL, PRONOUN_BASELINE,
-                       STRONG_COMPARE, VENDOR_TAIL, WEAK_COMPARE)
-GAIN_LEAD = re.compile(r"(?<!\s)\s*+(?:增加|提升|提高|增长|加快|快|increase|improvement|gain)")  # "总共增加了"
-FRAMING_TAIL = re.compile(r"(?<!\s)\s*+(?:GPU\s*+)?(?:相比|相较|比较|对比)(?:之下|而言)?\s*+[，,]")
-OWN_WORD = re.compile(r"\s*+(?:的\s*+)?")  # "FP32 的性能": the precision's own performance word
-GLOSS = re.compile(r"(?<!\s)\s*+[(（]\s*+")  # between a keyword and one in parentheses glossing it
+from .patterns import (ALL_OF, ARCH_AFTER, ARCH_SUFFIX, CARDS_AFTER, COMPARE_WORD, FRAMING_TAIL,
+                       GAIN_BEFORE, GAIN_LEAD, GLOSS, IMPLICIT_GAIN, INCREASE_IN, KEYWORD_JOIN,
+                       LINE_TAIL, METRIC_AFTER, OF_AFTER, OF_RATIO_GAP, OWN_WORD, OWNER_TAIL,
+                       PREDECESSOR_TAIL, PRONOUN_BASELINE, STRONG_COMPARE, VENDOR_TAIL,
+                       WEAK_COMPARE)
 from .quantities import Quantity
 from .segment import Span
 from .sentence import Sentence
-
 
 MEASURED = frozenset({"benchmark", "measured", "overclocked"})  # exclude cues a gain can't follow
 DENSITY_REACH = 16  # characters between a gain and a sparse / dense word about it
