@@ -192,6 +192,9 @@ METRIC_AFTER = re.compile(r"""
     (?: (?: increase | improvement | boost | gain | jump ) \s++ in \s++ )?
     (?: the | its | their | in | of | on | 的 | 更高的 | 更大的 )?
     \s*+ $""", I | V)
+# "30% of the A100's memory bandwidth": the share's chip, between the figure and the metric
+OF_CHIP_GAP = re.compile(r"^ \s*+ of \s++ (?: the \s++ )? $", I | V)
+POSSESSIVE_GAP = re.compile(r"^ (?: ['’] s )? \s*+ $", V)
 # a gain stated without its baseline: "3 倍的性能提升", "5x faster", "翻倍"
 IMPLICIT_GAIN = re.compile(r"""
     (?<![\d.]) [\d.]++ \s*+ 倍 的? (?: 性能 )? 提升

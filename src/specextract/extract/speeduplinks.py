@@ -12,7 +12,8 @@ from .drafts import NOT_METRICS, PRECISE_ATTRS, Draft, plausible, relations
 from .mentions import Mention
 from .patterns import (ALL_OF, ARCH_AFTER, ARCH_SUFFIX, CARDS_AFTER, COMPARE_WORD, FRAMING_TAIL,
                        GAIN_BEFORE, GAIN_LEAD, GLOSS, IMPLICIT_GAIN, INCREASE_IN, KEYWORD_JOIN,
-                       LINE_TAIL, METRIC_AFTER, OF_AFTER, OF_RATIO_GAP, OWN_WORD, OWNER_TAIL,
+                       LINE_TAIL, METRIC_AFTER, OF_AFTER, OF_CHIP_GAP, OF_RATIO_GAP, OWN_WORD, OWNER_TAIL,
+                       POSSESSIVE_GAP,
                        PREDECESSOR_TAIL, PRONOUN_BASELINE, STRONG_COMPARE, VENDOR_TAIL,
                        WEAK_COMPARE)
 from .quantities import Quantity
@@ -268,6 +269,11 @@ class SpeedupLinks(Sentence):
         clause = self.clause(q.start)
         after = [k for k in self.keywords if k.start >= q.end and k.start - q.end <= 24
                  and k.attribute not in NOT_METRICS and METRIC_AFTER.match(self.text[q.end:k.start])]
+        owner = next((c for c in self.chips if q.end < c.start <= q.end + 10), None)
+        if not after and owner is not None and OF_CHIP_GAP.match(self.text[q.end:owner.start]):
+            after = [k for k in self.keywords if 0 <= k.start - owner.end <= 16
+                     and k.attribute not in NOT_METRICS
+                     and POSSESSIVE_GAP.match(self.text[max(owner.end, owner.variant_end):k.start])]
         if after:  # "2.4 times the capacity of", "1.6x its bandwidth"
             return after[0].attribute
         named = self._increase_in(q, clause)
