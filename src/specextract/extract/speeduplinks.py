@@ -281,7 +281,8 @@ class SpeedupLinks(Sentence):
             return named
         if self._generic_metric(clause.start, min(clause.end, q.end + 6)):
             return ""
-        before = [k for k in self.keywords if clause.start <= k.start and k.end <= q.start
+        start = min(clause.start, self._punctuated_clauses_start(q.start, 1))  # "FP32反而高出4倍"
+        before = [k for k in self.keywords if start <= k.start and k.end <= q.start
                   and k.attribute not in NOT_METRICS]
         before = [k for i, k in enumerate(before) if not (i and GLOSS.fullmatch(
             self.text, before[i - 1].end, k.start))]  # "TF32 (single precision …)": a gloss
