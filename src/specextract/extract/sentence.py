@@ -139,7 +139,7 @@ class Sentence:
         if (STRONG_COMPARE.search(head) or AFTER_RATIO.search(head) or FROM.search(head)
                 or RATIO_OF.match(tail) or UPGRADE_OF.match(tail) or (WEAK_COMPARE.search(head) and OF_AFTER.match(tail))
                 or (WITH.search(head) and SAME_AS.match(tail))
-                or (WITH.search(NAME_WORD_TAIL.sub("", head)) and SAME_AS.match(GPU_LEAD.sub("", tail)))):
+                or (SAME_AS.match(GPU_LEAD.sub("", tail)) and WITH.search(NAME_WORD_TAIL.sub("", head)))):
             return True  # "与 Pascal P100 GPU 相比": a family word before, GPU after
         # "与H100和H200同系列": a chip joined to a baseline that follows it
         if not WITH.search(head):
@@ -158,8 +158,9 @@ class Sentence:
         """'比配备 HBM3 的 H100', '与采用 GDDR6 的 T4 相比': a comparison word, then a short
         modifier of the chip (with no other chip in it)."""
         m = MODIFIED_COMPARE.search(self.text, max(self.span.start, c.start - 24), c.start)
-        if m is None:
-            m = LEAD_MODIFIED_COMPARE.search(self.text, max(self.span.start, c.start - 32), c.start)
+        lead = max(self.span.start, c.start - 32)
+        if m is None and ("比" in self.text[lead:c.start] or "较" in self.text[lead:c.start]):
+            m = LEAD_MODIFIED_COMPARE.search(self.text, lead, c.start)
         if m is None and SAME_AS.match(self.text, max(c.end, c.variant_end)):
             m = WITH_MODIFIED.search(self.text, max(self.span.start, c.start - 24), c.start)
         return bool(m) and not any(m.start() <= d.start < c.start for d in self.chips)
