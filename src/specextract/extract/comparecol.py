@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from .prose import Draft, plausible
+from .drafts import Draft, plausible
 from ..lexicon.lexicon import lexicon_or_default
 from .quantities import Quantity
 from .segment import Span

@@ -136,8 +136,8 @@ def ordinal_pattern() -> re.Pattern:
 
 RATIO_WORDS = re.compile(r"(?=[tTdDqQ翻加])(?:(?<![A-Za-z])(?P<w>(?i:twice|double[ds]?|triple[ds]?|quadruple[ds]?))(?![A-Za-z])"
                          r"|翻(?:了)?(?:一)?(?:番|倍)|加倍)")
-RANGE_AFTER = re.compile(r"(?<!\s)\s*+(?:--?+|–|—{1,2}+|~|～|〜|到|至|to)\s*+(?:\d|[零一二两三四五六七八九十])")
-RANGE_JOIN = re.compile(r"(?<!\s)\s*+(?:--?+|–|—{1,2}+|~|～|〜|到|至|to)\s*+$")
+RANGE_AFTER = re.compile(r"(?<!\s)\s*+(?:-{1,2}+|–|—|~|～|〜|到|至|to)\s*+(?:\d|[零一二两三四五六七八九十])")
+RANGE_JOIN = re.compile(r"(?<!\s)\s*+(?:-{1,2}+|–|—|~|～|〜|到|至|to)\s*+$")
 
 
 def find_quantities(text: str, regions=None, lexicon: Lexicon | None = None) -> list[Quantity]:

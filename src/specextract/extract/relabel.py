@@ -17,7 +17,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from ..lexicon.lexicon import Lexicon
-from .prose import Draft, Found
+from .drafts import Draft, Found
 
 LABEL_GAP = re.compile(r"[\s:：=为是有达约]*+")
 COUNT_GAP = re.compile(r"\s*+[个颗组]?\s*+")

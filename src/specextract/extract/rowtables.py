@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from .cells import in_span, one_figure
-from .prose import PRECISE_ATTRS, Draft, Found
+from .drafts import PRECISE_ATTRS, Draft, Found
 from .segment import Span
 
 GROUP_JOIN = re.compile(r"(?<!\s)\s*+[|/]\s*+")

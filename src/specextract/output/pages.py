@@ -17,7 +17,7 @@ from functools import lru_cache
 from html import escape
 
 from ..codebook import VERDICTS
-from ..extract.prose import LINKS
+from ..extract.drafts import LINKS
 from .citation import cite
 from .style import CSS
 from ..names import printable
