@@ -11,7 +11,11 @@ Each test looks at the text right around one figure, with the cue words of data/
 * thresholds about chips in general: "超出 4800 TOPS 的芯片将被禁止";
 * the whole a part is taken from: "启用了 144 组 SM 中的 128 组" (the full die's count);
 * vague round figures: "上百 TFLOPS", "数百 GB" (a hundred or so is no stated value);
-* compute capabilities glued to "SM": "SM89", "sm_90" (an architecture version, not a count).
+* compute capabilities glued to "SM": "SM89", "sm_90" (an architecture version, not a count);
+* sentences about one unit: "每个 SM 单元中有 64 个 FP32 单元、…和 32 个 FP64 单元" (every
+  figure of a sentence that opens with "每个 SM" / "Each SM", until it turns to the whole
+  chip), "SM中8个 Tensor Core", "每颗大小 4GB" (each one, the unit named before);
+* questions: "怎么突然暴增到 864GB?" (a question asserts nothing).
 """
 from __future__ import annotations
 
@@ -34,6 +38,9 @@ CLAUSE_END = re.compile(r"[，。,;；\n]")
 THRESHOLD_BEFORE = re.compile(r"(?:超过|超出|大于|高于|高过|不低于|达到或超过)\s*+$")
 LIMIT_BEFORE = re.compile(r"(?:限制在|限定在|限制为|限于)\s*+(?:每秒\s*+)?$")
 AND_ABOVE_AFTER = re.compile(r"^\s*+(?:及以上|以上|或以上|(?i:or\s++(?:more|above)|and\s++above))")
+OPENING = r"(?:<\w{1,4}>|[\W_]){0,12}+"  # list marks, bullets, leftover tags before a sentence
+EACH_ONE = re.compile(r"(?:每|单)\s*+(?:一\s*+)?(?:个|個|颗|顆|块|塊|组|組)\s*+(?:的\s*+)?"
+                      r"(?:大小|容量|带宽|頻寬|频宽)?\s*+(?:为|為|是|有|达|達)?\s*+$")
 
 
 def _per_unit_before(lex: Lexicon) -> re.Pattern:
@@ -44,7 +51,7 @@ def _per_unit_before(lex: Lexicon) -> re.Pattern:
 
 def _per_unit_after(lex: Lexicon) -> re.Pattern:
     units = cue_pattern(lex, "unit_part").pattern
-    return re.compile(rf"^[^，。,;；()（）\n]{{0,20}}?(?:(?<![A-Za-z])per\s+|/\s*|每\s*(?:个|组|条|颗)?\s*)"
+    return re.compile(rf"^(?:(?![.!?]\s)[^，。,;；()（）\n]){{0,20}}?(?:(?<![A-Za-z])per\s+|/\s*|每\s*(?:个|组|条|颗)?\s*)"
                       rf"(?:MIG\s++)?(?:{units})", re.IGNORECASE)
 
 
@@ -113,9 +120,51 @@ def capability(text: str, q: Quantity) -> bool:
             and bool(CAPABILITY_BEFORE.search(text[max(0, q.start - 4):q.start])))
 
 
-def not_a_claim(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> str:
-    """Why the figure is no claim ('' when it may be one)."""
+def _unit_patterns(lex: Lexicon) -> tuple[re.Pattern, re.Pattern, re.Pattern]:
+    """(a sentence opening on one unit, a unit right before the figure, the whole chip)."""
+    units = cue_pattern(lex, "unit_part").pattern
+    opening = re.compile(rf"{OPENING}(?:(?:每|单)\s*+(?:一\s*+)?(?:(?:个|個|组|組|条|條|颗|顆|块|塊|路)\s*+)?"
+                         rf"|(?<![A-Za-z])(?:per|each|every)\s++)(?:{units})", re.IGNORECASE)
+    inside = re.compile(rf"(?<![\s\d一二两兩三四五六七八九十个個组組颗顆块塊])\s*+(?:{units})\s*+"
+                        rf"(?:中|内|內|里|裡)\s*+(?:有|包含|含有|集成了?|配备了?|配備了?)?\s*+$",
+                        re.IGNORECASE)
+    return opening, inside, cue_pattern(lex, "whole_chip")
+
+
+def unit_sentence(lex: Lexicon, text: str, q: Quantity, sentence_start: int) -> bool:
+    """A figure of a sentence that opens with "每个 SM" / "Each SM" (and has not turned to
+    the whole chip before it: "整个芯片", "in total"), or one right after "SM中"."""
+    opening, inside, whole = lex.built(_unit_patterns)
+    if inside.search(text, max(sentence_start, q.start - 16), q.start):
+        return True
+    found = opening.match(text, sentence_start, q.start)
+    return bool(found) and not whole.search(text, found.end(), q.start)
+
+
+def each_one(text: str, q: Quantity) -> bool:
+    """'每颗大小 4GB', '每个容量为16GB': each one of the parts named before, not the chip."""
+    return q.dimension in ("bytes", "bandwidth") and bool(
+        EACH_ONE.search(text, max(0, q.start - 12), q.start))
+
+
+def question(lex: Lexicon, text: str, q: Quantity, sentence: tuple[int, int]) -> bool:
+    """A figure in a question ("怎么会有 864GB?", "why would it need 600W?") is asserted by
+    no one: the sentence ends in a question mark and asks (a question word)."""
+    start, end = sentence
+    if not text[q.end:end].rstrip().endswith(("?", "？")):
+        return False
+    return bool(cue_pattern(lex, "question").search(text, start, end))
+
+
+def not_a_claim(lex: Lexicon, text: str, q: Quantity, clause_start: int,
+                sentence: tuple[int, int] | None = None) -> str:
+    """Why the figure is no claim ('' when it may be one); ``sentence`` (start, end) is
+    the figure's sentence, for the tests that read all of it."""
+    s_start = sentence[0] if sentence else clause_start
     for why, test in (("per-unit", lambda: per_unit(lex, text, q, clause_start)),
+                      ("per-unit", lambda: unit_sentence(lex, text, q, s_start)),
+                      ("per-unit", lambda: each_one(text, q)),
+                      ("question", lambda: sentence is not None and question(lex, text, q, sentence)),
                       ("difference", lambda: difference(lex, text, q)),
                       ("pin-speed", lambda: pin_speed(q)),
                       ("other-link", lambda: other_link(lex, text, q, clause_start)),

@@ -83,7 +83,7 @@ class Sentence:
         :mod:`nonclaims` (per SM, differences, pin speeds, other links, ...)."""
         if q.dimension == "bytes" and PER_INSTANCE.match(self.text, q.end):
             return True
-        if not_a_claim(self.lex, self.text, q, self.clause(q.start).start):
+        if not_a_claim(self.lex, self.text, q, self.clause(q.start).start, self.span):
             return True
         if PER_INSTANCE_BEFORE.search(self.text, max(self.span.start, q.start - 8), q.start):
             return True
