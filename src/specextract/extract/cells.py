@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from decimal import Decimal
 
 from ..codebook import ATTRIBUTE_UNITS, QUALIFIERS
 from .gluedcells import Piece
@@ -20,6 +21,8 @@ from .quantities import Quantity, Units, units_of
 from .relabel import names_no_claim
 from .segment import Span
 
+# a magnitude word alone in a label's brackets: "晶体管数量(亿)", "(billions)"
+MAGNITUDE_LABEL = re.compile(r"[(（]\s*+(万亿|千亿|百亿|千万|百万|万|亿|(?i:thousand|million|billion|trillion)s?)\s*+[)）]")
 BRACKETED = re.compile(r"(?<!\s)\s*+[)）]")
 CLAUSE_MARK = re.compile(r"[,，;；、]")
 AFTER_GAP = re.compile(r"^\s*+的?\s*+$")
@@ -55,6 +58,11 @@ def label_info(found: Found, label: Span) -> tuple[Keyword | None, tuple | None,
         if m.group().isascii() or BRACKETED.match(found.text, m.end()):
             unit = units.info(m.group())  # (a Chinese unit only in brackets: 定位 is no 位)
             break
+    if unit is None:  # "晶体管数量(亿)", "Transistors (billions)": a magnitude for counts
+        m = MAGNITUDE_LABEL.search(found.text, label.start, label.end)
+        if m is not None:
+            word = m.group(1).lower().removesuffix("s")
+            unit = ("count", Decimal(10) ** MAGNITUDES[word], "")
     quals = {q.qualifier for q in in_span(found, "qualifiers", label)}
     return kw, unit, quals
 

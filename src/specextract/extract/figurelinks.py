@@ -18,7 +18,7 @@ from .cues import cue_pattern, cue_value
 from .drafts import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, fits,
                      in_canonical, plausible)
 from .mentions import Keyword, Mention
-from .patterns import (ASIDE_CHIP, ASIDE_OPEN, ASSIGN_GAP, BOTH, CHIP_JOIN, CLOSE_AFTER,
+from .patterns import (ASIDE_CHIP, ASIDE_OPEN, GLOSS_GAP, GLOSS_OPEN, ASSIGN_GAP, BOTH, CHIP_JOIN, CLOSE_AFTER,
                        COUNT_GAP, FOR_CHIP, FROM, GENERIC_BANDWIDTH, GROUP_REF, KEYWORD_JOIN,
                        LABEL_GAP, LINK_WORDS, POSSESSIVE, POSSESSIVE_LIST, PRONOUN_START,
                        RESPECTIVELY, SEPARATOR, TIGHT_GAP)
@@ -53,6 +53,9 @@ class FigureLinks(Sentence):
                     continue  # a PCIe link's bandwidth is no spec of the chip
                 if k is None:  # "而H20保留了完整的900GB/s": the paragraph was about NVLink
                     attribute = self._paragraph_bandwidth(q) or attribute
+            if attribute == "nvlink_bandwidth" and k is not None and any(
+                    p.attribute == "pcie_gen" and k.end <= p.start < q.start for p in self.keywords):
+                continue  # "互连带宽为 PCIe 4.0 x16，理论带宽 31.5GB/s": the link named is PCIe
             qualifier = self._qualifier(q, k, attribute)
             if attribute == "fp64" and "tensor" in qualifier.split(";"):
                 attribute = "fp64_tensor"
@@ -124,7 +127,8 @@ class FigureLinks(Sentence):
             if q.dimension not in ("count", "bare") and TIGHT_GAP.match(gap):
                 return k
         earlier = [k for k in fits if k.end <= q.start]
-        before = [k for k in earlier if not self._owned_elsewhere(k, q)]
+        before = [k for k in earlier if not self._owned_elsewhere(k, q)
+                  and not (q.dimension not in ("count", "bare") and self._gloss(k, earlier, q))]
         if q.dimension == "bare":  # a bare number needs its label right before it
             if before and LABEL_GAP.match(self.text[before[-1].end:q.start]) \
                     and q.start - before[-1].end <= 8:
@@ -166,6 +170,15 @@ class FigureLinks(Sentence):
         return any(p.end <= k.start and p.dimension not in ("count", "bare", "ordinal")
                    and TIGHT_GAP.match(self.text[p.end:k.start])
                    and self._attribute_keyword(p) is k for p in self.figures)
+
+    def _gloss(self, k: Keyword, earlier: list[Keyword], q: Quantity) -> bool:
+        """'TF32 (single precision …) reaches 312 TFLOPS': a label in brackets right after
+        another label only explains it; the figure is the first label's."""
+        m = GLOSS_OPEN.search(self.text, max(self.span.start, k.start - 12), k.start)
+        if m is None or not CLOSE_AFTER.search(self.text, k.end, q.start):
+            return False
+        return any(o.end <= m.start() and GLOSS_GAP.fullmatch(self.text, o.end, m.start())
+                   for o in earlier if o is not k)
 
     def _attribute(self, q: Quantity, kw: Keyword | None) -> str | None:
         if q.dimension == "ordinal":

@@ -37,6 +37,9 @@ TIGHT_GAP = re.compile(r"""
     \s* $""", I | V)
 # what separates one figure from the next in a list: "148 TFLOPS FP16 / 296 TFLOPS"
 SEPARATOR = re.compile(r"[/、，,;；]", V)
+# "TF32 (single precision …)": a label, then brackets opening on its explanation
+GLOSS_OPEN = re.compile(r"[(（] [^()（）]*+ $", V)
+GLOSS_GAP = re.compile(r"\s*", V)  # between the label and its bracket
 # labels joined into one: "FP16/BF16", "FP16 和 BF16"
 KEYWORD_JOIN = re.compile(r"^ \s* (?: / | 、 | 和 | 与 | 及 | & | or | and ) \s* $", I | V)
 # a bare 带宽 that says not which bandwidth

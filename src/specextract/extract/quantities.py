@@ -136,7 +136,8 @@ def ordinal_pattern() -> re.Pattern:
 
 RATIO_WORDS = re.compile(r"(?=[tTdDqQ翻加])(?:(?<![A-Za-z])(?P<w>(?i:twice|double[ds]?|triple[ds]?|quadruple[ds]?))(?![A-Za-z])"
                          r"|翻(?:了)?(?:一)?(?:番|倍)|加倍)")
-PER_SECOND_VERB = re.compile(r"每秒\s*+(?:可以?|能够?|能夠?|最多|最高)?\s*+(?:传输|傳輸|传送|傳送|交换|交換|读取|讀取|读写|讀寫|搬运|搬運|处理|處理)\s*+$")
+# "每秒3.35TB", "每秒传输64GB的数据": bytes moved per second
+PER_SECOND_BEFORE = re.compile(r"每秒钟?(?:可以|能够?|可)?(?:传输|传送|读写|读取|交换|搬运)?(?:约|高达|达到?|超过)?\s*+.?$")
 RANGE_AFTER = re.compile(r"(?<!\s)\s*+(?:-{1,2}+|–|—|~|～|〜|到|至|to)\s*+(?:\d|[零一二两三四五六七八九十])")
 RANGE_JOIN = re.compile(r"(?<!\s)\s*+(?:-{1,2}+|–|—|~|～|〜|到|至|to)\s*+$")
 
@@ -252,8 +253,7 @@ def _quantity(text: str, m: re.Match, units: Units) -> Quantity | None:
     number_end = m.end("num" if num else "cjk" if cjk else "word")
     end = m.end()
     if dimension == "bytes":  # "每秒3.35TB", "1.5万亿字节每秒": bytes per second
-        if text.endswith("每秒", max(0, start - 3), start) or text.startswith("每秒", start - 2) \
-                or PER_SECOND_VERB.search(text, max(0, start - 10), start):
+        if PER_SECOND_BEFORE.search(text, max(0, start - 12), start) or text.startswith("每秒", start - 2):
             dimension = "bandwidth"
         elif text.startswith("每秒", end):
             dimension, end = "bandwidth", end + 2
