@@ -18,6 +18,9 @@ from .quantities import Quantity
 from .segment import Span, clause_breaks
 
 
+OUTCOMES = ("measured", "overclocked", "benchmark")  # exclude cues that reach the clause before
+
+
 def in_aside(text: str, start: int, pos: int) -> bool:
     """Is ``pos`` inside brackets opened on its line after ``start``?"""
     start = max(start, text.rfind("\n", 0, pos) + 1)
@@ -77,7 +80,9 @@ class Sentence:
         return False
 
     def _excluded(self, q: Quantity) -> bool:
-        """Measured, overclocked, forecast figures (anywhere in the clause); per-die ones
+        """Measured, overclocked, forecast figures (anywhere in the clause; measured and
+        overclocked ones also when the next clause says so of them); per-die ones and a
+        power connector's rating
         ("110 per GCD", right around the figure); a MIG slice's memory ("7个10GB的实例");
         a figure the sentence then calls wrong ("…1.08TB/s，那是算错了"); the figures of
         :mod:`nonclaims` (per SM, differences, pin speeds, other links, ...)."""
@@ -100,14 +105,25 @@ class Sentence:
         clause = self.clause(q.start)
         for start, end, why in self._exclusions:
             if not (clause.start <= start and end <= clause.end):
+                if why in OUTCOMES and self._outcome_after(q, clause, start):
+                    return True
                 continue
-            if why in ("per-die", "io-bandwidth"):
+            if why in ("per-die", "io-bandwidth", "connector"):
                 if q.end <= start <= q.end + 4 or q.start - 10 <= end <= q.start:
                     return True
             elif why != "cpu-baseline":
                 return True
         return False
 
+
+    def _outcome_after(self, q: Quantity, clause: Span, cue: int) -> bool:
+        """'为了达成 100 TFLOPs，试着解锁功率限制': a measuring or overclocking word in the next
+        clause, which states no figure of its own of the same kind, is about this figure."""
+        if clause.end >= self.span.end or q.dimension in ("ratio", "percent"):
+            return False
+        after = self.clause(clause.end + 1)
+        return after.start <= cue < after.end and not any(
+            after.start <= f.start < after.end and f.dimension == q.dimension for f in self.figures)
 
     # -- baselines ---------------------------------------------------------------
     def _punctuated_clauses_start(self, pos: int, count: int) -> int:
