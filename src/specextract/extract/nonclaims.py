@@ -15,7 +15,10 @@ Each test looks at the text right around one figure, with the cue words of data/
 * sentences about one unit: "每个 SM 单元中有 64 个 FP32 单元、…和 32 个 FP64 单元" (every
   figure of a sentence that opens with "每个 SM" / "Each SM", until it turns to the whole
   chip), "SM中8个 Tensor Core", "每颗大小 4GB" (each one, the unit named before);
-* questions: "怎么突然暴增到 864GB?" (a question asserts nothing).
+* questions: "怎么突然暴增到 864GB?" (a question asserts nothing);
+* memory clocks: "HBM2E memory … at 1.6 GHz" (a clock after memory words, no core word);
+* per-die figures after "two dies … each with a clock rate of 1.7 GHz";
+* figures of an architecture: "该架构首次引入第四代 Tensor Core", "架构Blackwell，其拥有…".
 """
 from __future__ import annotations
 
@@ -39,6 +42,14 @@ THRESHOLD_BEFORE = re.compile(r"(?:超过|超出|大于|高于|高过|不低于|
 LIMIT_BEFORE = re.compile(r"(?:限制在|限定在|限制为|限于)\s*+(?:每秒\s*+)?$")
 AND_ABOVE_AFTER = re.compile(r"^\s*+(?:及以上|以上|或以上|(?i:or\s++(?:more|above)|and\s++above))")
 OPENING = r"(?:<\w{1,4}>|[\W_]){0,12}+"  # list marks, bullets, leftover tags before a sentence
+MEMORY_WORD = re.compile(r"HBM|GDDR|(?<![A-Za-z])memory|VRAM|显存|顯存|内存|記憶體|记忆体", re.IGNORECASE)
+CORE_CLOCK_WORD = re.compile(r"boost|加速|核心|(?<![A-Za-z])(?:core|GPU|shader|graphics|engine|game)"
+                             r"|游戏频率|遊戲頻率", re.IGNORECASE)
+EACH_PART = re.compile(r"(?<![a-z])(?:two|three|four|eight|\d)\s++(?:[a-z]++\s++)?"
+                       r"(?:chips|dies|chiplets|gcds|xcds|tiles)(?![a-z])[^.;。；]{0,60}?"
+                       r"(?<![a-z])each(?![a-z])[^.;。；]{0,40}$", re.IGNORECASE)
+ARCHITECTURE_SUBJECT = re.compile(r"(?:该|該|此|这一|這一|这个|這個)\s*+架[构構]|(?i:(?<![a-z])(?:this|that)\s++architecture)"
+                                  r"|架[构構]\s*+[A-Z][A-Za-z]++\s*+[,，]\s*+(?:其|它)")
 EACH_ONE = re.compile(r"(?:每|单)\s*+(?:一\s*+)?(?:个|個|颗|顆|块|塊|组|組)\s*+(?:的\s*+)?"
                       r"(?:大小|容量|带宽|頻寬|频宽)?\s*+(?:为|為|是|有|达|達)?\s*+$")
 
@@ -156,6 +167,28 @@ def question(lex: Lexicon, text: str, q: Quantity, sentence: tuple[int, int]) ->
     return bool(cue_pattern(lex, "question").search(text, start, end))
 
 
+def memory_clock(text: str, q: Quantity, clause_start: int) -> bool:
+    """'eight stacks of HBM2E memory … at 1.6 GHz': a clock after memory words in its clause,
+    with no core or boost word between, is the memory's."""
+    if q.dimension != "frequency":
+        return False
+    last = None
+    for last in MEMORY_WORD.finditer(text, clause_start, q.start):
+        pass
+    return last is not None and not CORE_CLOCK_WORD.search(text, last.end(), q.start)
+
+
+def each_part(text: str, q: Quantity, sentence_start: int) -> bool:
+    """'two compute dies, each with a clock rate of 1.7 GHz': a figure of each die."""
+    return bool(EACH_PART.search(text, max(sentence_start, q.start - 120), q.start))
+
+
+def architecture(text: str, q: Quantity, clause_start: int) -> bool:
+    """'该架构首次引入第四代Tensor Core', '芯片架构Blackwell，其拥有2080亿个晶体管': a figure
+    of an architecture, not of a chip."""
+    return bool(ARCHITECTURE_SUBJECT.search(text, max(0, min(clause_start, q.start - 16)), q.start))
+
+
 def not_a_claim(lex: Lexicon, text: str, q: Quantity, clause_start: int,
                 sentence: tuple[int, int] | None = None) -> str:
     """Why the figure is no claim ('' when it may be one); ``sentence`` (start, end) is
@@ -165,6 +198,9 @@ def not_a_claim(lex: Lexicon, text: str, q: Quantity, clause_start: int,
                       ("per-unit", lambda: unit_sentence(lex, text, q, s_start)),
                       ("per-unit", lambda: each_one(text, q)),
                       ("question", lambda: sentence is not None and question(lex, text, q, sentence)),
+                      ("memory-clock", lambda: memory_clock(text, q, clause_start)),
+                      ("per-die", lambda: each_part(text, q, s_start)),
+                      ("architecture", lambda: architecture(text, q, clause_start)),
                       ("difference", lambda: difference(lex, text, q)),
                       ("pin-speed", lambda: pin_speed(q)),
                       ("other-link", lambda: other_link(lex, text, q, clause_start)),
