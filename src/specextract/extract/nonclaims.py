@@ -142,14 +142,17 @@ def _unit_patterns(lex: Lexicon) -> tuple[re.Pattern, re.Pattern, re.Pattern]:
     return opening, inside, cue_pattern(lex, "whole_chip")
 
 
-def unit_sentence(lex: Lexicon, text: str, q: Quantity, sentence_start: int) -> bool:
+def unit_sentence(lex: Lexicon, text: str, q: Quantity, sentence_start: int,
+                  chips: tuple[int, ...] = ()) -> bool:
     """A figure of a sentence that opens with "每个 SM" / "Each SM" (and has not turned to
-    the whole chip before it: "整个芯片", "in total"), or one right after "SM中"."""
+    the whole chip or named a chip before it: "整个芯片", "in total", "the H100 has"), or
+    one right after "SM中"."""
     opening, inside, whole = lex.built(_unit_patterns)
     if inside.search(text, max(sentence_start, q.start - 16), q.start):
         return True
     found = opening.match(text, sentence_start, q.start)
-    return bool(found) and not whole.search(text, found.end(), q.start)
+    return bool(found) and not whole.search(text, found.end(), q.start) and not any(
+        found.end() <= c < q.start for c in chips)
 
 
 def each_one(text: str, q: Quantity) -> bool:
@@ -190,12 +193,13 @@ def architecture(text: str, q: Quantity, clause_start: int) -> bool:
 
 
 def not_a_claim(lex: Lexicon, text: str, q: Quantity, clause_start: int,
-                sentence: tuple[int, int] | None = None) -> str:
+                sentence: tuple[int, int] | None = None, chips: tuple[int, ...] = ()) -> str:
     """Why the figure is no claim ('' when it may be one); ``sentence`` (start, end) is
-    the figure's sentence, for the tests that read all of it."""
+    the figure's sentence, for the tests that read all of it, ``chips`` where its chip
+    names start."""
     s_start = sentence[0] if sentence else clause_start
     for why, test in (("per-unit", lambda: per_unit(lex, text, q, clause_start)),
-                      ("per-unit", lambda: unit_sentence(lex, text, q, s_start)),
+                      ("per-unit", lambda: unit_sentence(lex, text, q, s_start, chips)),
                       ("per-unit", lambda: each_one(text, q)),
                       ("question", lambda: sentence is not None and question(lex, text, q, sentence)),
                       ("memory-clock", lambda: memory_clock(text, q, clause_start)),

@@ -82,13 +82,14 @@ class Sentence:
     def _excluded(self, q: Quantity) -> bool:
         """Measured, overclocked, forecast figures (anywhere in the clause; measured and
         overclocked ones also when the next clause says so of them); per-die ones and a
-        power connector's rating
-        ("110 per GCD", right around the figure); a MIG slice's memory ("7个10GB的实例");
+        power connector's rating ("110 per GCD", "接口供电(上限 600W)", right around the
+        figure); a MIG slice's memory ("7个10GB的实例");
         a figure the sentence then calls wrong ("…1.08TB/s，那是算错了"); the figures of
         :mod:`nonclaims` (per SM, differences, pin speeds, other links, ...)."""
         if q.dimension == "bytes" and PER_INSTANCE.match(self.text, q.end):
             return True
-        if not_a_claim(self.lex, self.text, q, self.clause(q.start).start, self.span):
+        if not_a_claim(self.lex, self.text, q, self.clause(q.start).start, self.span,
+                       tuple(c.start for c in self.chips)):
             return True
         if PER_INSTANCE_BEFORE.search(self.text, max(self.span.start, q.start - 8), q.start):
             return True
