@@ -32,7 +32,8 @@ PIN_SPEED_MAX = 5  # GB/s: a figure in Gb/s below this is a per-pin data rate
 PER_UNIT_REACH = 40   # characters before a figure where "每个 SM" can be about it
 LINK_REACH = 80       # characters before a figure where an interconnect's name can be
 DIFFERENCE_SIGN = re.compile(r"(?<![\w.])[+＋]\s*+$")
-CACHE_AFTER = re.compile(r"^\s*+(?:的\s*+)?(?:(?:高速|一级|三级|L1|L3)\s*+)?(?:缓存|cache)", re.IGNORECASE)
+CACHE_AFTER = re.compile(r"^\s*+(?:的\s*+)?(?:(?:高速|一级|一級|三级|三級|L1|L3|Infinity)\s*+)?(?:缓存|緩存|快取|cache)",
+                         re.IGNORECASE)
 GENERIC_CHIPS_AFTER = re.compile(r"^\s*+(?:(?:以上|及以上)\s*+)?的\s*+(?:芯片|GPU|产品|显卡|加速器|处理器)")
 WHOLE_OF_PART = re.compile(r"^[^，。,;；\d]{0,12}?(?:中的|之中的?|里的)\s*+(?:\d|[一二两三四五六七八九十])")
 VAGUE_BEFORE = re.compile(r"(?:上|数|几|好几|成)$")
@@ -56,13 +57,13 @@ EACH_ONE = re.compile(r"(?:每|单)\s*+(?:一\s*+)?(?:个|個|颗|顆|块|塊|�
 
 def _per_unit_before(lex: Lexicon) -> re.Pattern:
     units = cue_pattern(lex, "unit_part").pattern
-    return re.compile(rf"(?:每|单)\s*+(?:一\s*+)?(?:(?:个|组|条|颗|块|路)\s*+)?(?:{units})"
+    return re.compile(rf"(?:每|单|單)\s*+(?:一\s*+)?(?:(?:个|個|组|組|条|條|颗|顆|块|塊|路)\s*+)?(?:{units})"
                       rf"|(?<![A-Za-z])(?:per|each|every)\s+(?:{units})", re.IGNORECASE)
 
 
 def _per_unit_after(lex: Lexicon) -> re.Pattern:
     units = cue_pattern(lex, "unit_part").pattern
-    return re.compile(rf"^(?:(?![.!?]\s)[^，。,;；()（）\n]){{0,20}}?(?:(?<![A-Za-z])per\s+|/\s*|每\s*(?:个|组|条|颗)?\s*)"
+    return re.compile(rf"^(?:(?![.!?]\s)[^，。,;；()（）\n]){{0,20}}?(?:(?<![A-Za-z])per\s+|/\s*|每\s*(?:个|個|组|組|条|條|颗|顆)?\s*)"
                       rf"(?:MIG\s++)?(?:{units})", re.IGNORECASE)
 
 
@@ -76,12 +77,18 @@ def per_unit(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> bool:
 
 
 def difference(lex: Lexicon, text: str, q: Quantity) -> bool:
-    """'低了 17 TFLOPS', '多了1280亿个', '+1100 MHz': a gap between two figures (a
+    """'低了 17 TFLOPS', '低了约130W', '+1100 MHz': a gap between two figures (a
     percentage is a speed-up and is read elsewhere)."""
     if q.dimension in ("percent", "ratio"):
         return False
-    head = text[max(0, q.start - 8):q.start]
-    return bool(cue_pattern(lex, "difference", "$").search(head) or DIFFERENCE_SIGN.search(head))
+    head = text[max(0, q.start - 12):q.start]
+    return bool(lex.built(_difference_before).search(head) or DIFFERENCE_SIGN.search(head))
+
+
+def _difference_before(lex: Lexicon) -> re.Pattern:
+    """A difference word right before a figure, maybe with an operator between ("低了约")."""
+    gap, ops = cue_pattern(lex, "difference").pattern, cue_pattern(lex, "op_before").pattern
+    return re.compile(rf"(?:{gap})\s*+(?:(?:{ops})\s*+)?$", re.IGNORECASE)
 
 
 def pin_speed(q: Quantity) -> bool:
@@ -102,7 +109,7 @@ def other_link(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> bool:
 
 def cache(text: str, q: Quantity) -> bool:
     """'40GB的高速缓存': a cache other than L2 (an L2 figure has its own keyword)."""
-    return q.dimension == "bytes" and bool(CACHE_AFTER.match(text[q.end:q.end + 12]))
+    return q.dimension == "bytes" and bool(CACHE_AFTER.match(text[q.end:q.end + 24]))
 
 
 def threshold(text: str, q: Quantity) -> bool:
