@@ -19,6 +19,7 @@ from .segment import Span, clause_breaks
 
 
 OUTCOMES = ("measured", "overclocked", "benchmark")  # exclude cues that reach the clause before
+LIST_GAP = re.compile(r"[\s,，、]*+(?:(?:and|和|及|以及|与|與)\s*+)?")
 
 
 def in_aside(text: str, start: int, pos: int) -> bool:
@@ -106,7 +107,8 @@ class Sentence:
         clause = self.clause(q.start)
         for start, end, why in self._exclusions:
             if not (clause.start <= start and end <= clause.end):
-                if why in OUTCOMES and self._outcome_after(q, clause, start):
+                if why in OUTCOMES and (self._outcome_after(q, clause, start)
+                                        or self._outcome_list(q, clause, end)):
                     return True
                 continue
             if why in ("per-die", "io-bandwidth", "connector"):
@@ -125,6 +127,21 @@ class Sentence:
         after = self.clause(clause.end + 1)
         return after.start <= cue < after.end and not any(
             after.start <= f.start < after.end and f.dimension == q.dimension for f in self.figures)
+
+    def _outcome_list(self, q: Quantity, clause: Span, cue_end: int) -> bool:
+        """'measured power of 90 W minimum, 170 W mean and 192 W maximum': a clause that
+        only goes on with the list of measured figures of the clause before (and names no
+        attribute of its own)."""
+        if clause.start <= self.span.start or q.dimension in ("ratio", "percent"):
+            return False
+        before = self.clause(clause.start - 2)
+        if not before.start <= cue_end <= before.end:
+            return False
+        listed = [f for f in self.figures if cue_end <= f.start < before.end and f.dimension == q.dimension]
+        first = next((f for f in self.figures if clause.start <= f.start < clause.end), None)
+        named = any(clause.start <= k.start < clause.end for k in self.keywords)
+        return bool(listed) and not named and first is not None and first.dimension == q.dimension \
+            and LIST_GAP.fullmatch(self.text, clause.start, first.start) is not None
 
     # -- baselines ---------------------------------------------------------------
     def _punctuated_clauses_start(self, pos: int, count: int) -> int:
