@@ -11,7 +11,7 @@ from .drafts import Draft
 from .mentions import Mention
 from .nonclaims import not_a_claim
 from .patterns import (ASIDE_PREDECESSOR, AFTER_RATIO, CHIP_JOIN, CLAUSE_PUNCTUATION, FROM,
-                       LABEL_COLON, MODIFIED_COMPARE, OF_AFTER, OWNER_TAIL, LINE_TAIL,
+                       LABEL_COLON, LIST_GAP, MODIFIED_COMPARE, OF_AFTER, OWNER_TAIL, LINE_TAIL,
                        PER_INSTANCE, PER_INSTANCE_BEFORE, PREDECESSOR_TAIL, RATIO_OF, REFUTED,
                        SAME_AS, STRONG_COMPARE, VENDOR_TAIL, WEAK_COMPARE, WITH)
 from .quantities import Quantity
@@ -19,7 +19,6 @@ from .segment import Span, clause_breaks
 
 
 OUTCOMES = ("measured", "overclocked", "benchmark")  # exclude cues that reach the clause before
-LIST_GAP = re.compile(r"[\s,，、]*+(?:(?:and|和|及|以及|与|與)\s*+)?")
 
 
 def in_aside(text: str, start: int, pos: int) -> bool:
