@@ -31,6 +31,8 @@ from .quantities import Quantity
 PIN_SPEED_MAX = 5  # GB/s: a figure in Gb/s below this is a per-pin data rate
 PER_UNIT_REACH = 40   # characters before a figure where "每个 SM" can be about it
 LINK_REACH = 80       # characters before a figure where an interconnect's name can be
+COMPARED_GAP = re.compile(r"比[^，。,;；比]{1,30}?(?<![最至更很许許])(?:多出?|少|高出?|低)\s*+(?:了\s*+)?"
+                          r"(?:约|約|近|超过|超過)?\s*+$")  # "比 H100 的 800 亿多 1280 亿"
 DIFFERENCE_SIGN = re.compile(r"(?<![\w.])[+＋]\s*+$")
 CACHE_AFTER = re.compile(r"^\s*+(?:的\s*+)?(?:(?:高速|一级|一級|三级|三級|L1|L3|Infinity)\s*+)?(?:缓存|緩存|快取|cache)",
                          re.IGNORECASE)
@@ -77,12 +79,13 @@ def per_unit(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> bool:
 
 
 def difference(lex: Lexicon, text: str, q: Quantity) -> bool:
-    """'低了 17 TFLOPS', '低了约130W', '+1100 MHz': a gap between two figures (a
-    percentage is a speed-up and is read elsewhere)."""
+    """'低了 17 TFLOPS', '低了约130W', '比 A 的 800 亿多 1280 亿', '+1100 MHz': a gap
+    between two figures (a percentage is a speed-up and is read elsewhere)."""
     if q.dimension in ("percent", "ratio"):
         return False
     head = text[max(0, q.start - 12):q.start]
-    return bool(lex.built(_difference_before).search(head) or DIFFERENCE_SIGN.search(head))
+    return bool(lex.built(_difference_before).search(head) or DIFFERENCE_SIGN.search(head)
+                or COMPARED_GAP.search(text, max(0, q.start - 40), q.start))
 
 
 def _difference_before(lex: Lexicon) -> re.Pattern:
