@@ -31,6 +31,8 @@ from .quantities import Quantity
 PIN_SPEED_MAX = 5  # GB/s: a figure in Gb/s below this is a per-pin data rate
 PER_UNIT_REACH = 40   # characters before a figure where "每个 SM" can be about it
 LINK_REACH = 80       # characters before a figure where an interconnect's name can be
+CONTEXT_REACH = 80    # characters before a figure where memory or architecture words count
+QUESTION_REACH = 120  # characters around a figure where a question word counts
 COMPARED_GAP = re.compile(r"比[^，。,;；比]{1,30}?(?<![最至更很许許])(?:多出?|少|高出?|低)\s*+(?:了\s*+)?"
                           r"(?:约|約|近|超过|超過)?\s*+$")  # "比 H100 的 800 亿多 1280 亿"
 DIFFERENCE_SIGN = re.compile(r"(?<![\w.])[+＋]\s*+$")
@@ -48,6 +50,7 @@ OPENING = r"(?:<\w{1,4}>|[\W_]){0,12}+"  # list marks, bullets, leftover tags be
 MEMORY_WORD = re.compile(r"HBM|GDDR|(?<![A-Za-z])memory|VRAM|显存|顯存|内存|記憶體|记忆体", re.IGNORECASE)
 CORE_CLOCK_WORD = re.compile(r"boost|加速|核心|(?<![A-Za-z])(?:core|GPU|shader|graphics|engine|game)"
                              r"|游戏频率|遊戲頻率", re.IGNORECASE)
+EACH_WORD = re.compile(r"(?<![A-Za-z])(?i:each)(?![A-Za-z])")
 EACH_PART = re.compile(r"(?<![a-z])(?:two|three|four|eight|\d)\s++(?:[a-z]++\s++)?"
                        r"(?:chips|dies|chiplets|gcds|xcds|tiles)(?![a-z])[^.;。；]{0,60}?"
                        r"(?<![a-z])each(?![a-z])[^.;。；]{0,40}$", re.IGNORECASE)
@@ -85,7 +88,8 @@ def difference(lex: Lexicon, text: str, q: Quantity) -> bool:
         return False
     head = text[max(0, q.start - 12):q.start]
     return bool(lex.built(_difference_before).search(head) or DIFFERENCE_SIGN.search(head)
-                or COMPARED_GAP.search(text, max(0, q.start - 40), q.start))
+                or text.find("比", max(0, q.start - 40), q.start) >= 0
+                and COMPARED_GAP.search(text, max(0, q.start - 40), q.start) is not None)
 
 
 def _difference_before(lex: Lexicon) -> re.Pattern:
@@ -175,9 +179,13 @@ def question(lex: Lexicon, text: str, q: Quantity, sentence: tuple[int, int]) ->
     """A figure in a question ("怎么会有 864GB?", "why would it need 600W?") is asserted by
     no one: the sentence ends in a question mark and asks (a question word)."""
     start, end = sentence
-    if not text[q.end:end].rstrip().endswith(("?", "？")):
+    last = end - 1
+    while last > q.end and text[last].isspace():
+        last -= 1
+    if last < q.end or text[last] not in "?？":
         return False
-    return bool(cue_pattern(lex, "question").search(text, start, end))
+    return bool(cue_pattern(lex, "question").search(
+        text, max(start, q.start - QUESTION_REACH), min(end, q.end + QUESTION_REACH)))
 
 
 def memory_clock(text: str, q: Quantity, clause_start: int) -> bool:
@@ -186,20 +194,25 @@ def memory_clock(text: str, q: Quantity, clause_start: int) -> bool:
     if q.dimension != "frequency":
         return False
     last = None
-    for last in MEMORY_WORD.finditer(text, clause_start, q.start):
+    for last in MEMORY_WORD.finditer(text, max(clause_start, q.start - CONTEXT_REACH), q.start):
         pass
     return last is not None and not CORE_CLOCK_WORD.search(text, last.end(), q.start)
 
 
 def each_part(text: str, q: Quantity, sentence_start: int) -> bool:
     """'two compute dies, each with a clock rate of 1.7 GHz': a figure of each die."""
-    return bool(EACH_PART.search(text, max(sentence_start, q.start - 120), q.start))
+    start = max(sentence_start, q.start - 120)
+    return EACH_WORD.search(text, max(start, q.start - 44), q.start) is not None and \
+        EACH_PART.search(text, start, q.start) is not None
 
 
 def architecture(text: str, q: Quantity, clause_start: int) -> bool:
     """'该架构首次引入第四代Tensor Core', '芯片架构Blackwell，其拥有2080亿个晶体管': a figure
     of an architecture, not of a chip."""
-    return bool(ARCHITECTURE_SUBJECT.search(text, max(0, min(clause_start, q.start - 16)), q.start))
+    start = max(0, q.start - CONTEXT_REACH, min(clause_start, q.start - 16))
+    if text.find("架", start, q.start) < 0 and text.find("rchitecture", start, q.start) < 0:
+        return False  # (a quick test first: most figures have neither word before them)
+    return bool(ARCHITECTURE_SUBJECT.search(text, start, q.start))
 
 
 def not_a_claim(lex: Lexicon, text: str, q: Quantity, clause_start: int,
@@ -208,13 +221,17 @@ def not_a_claim(lex: Lexicon, text: str, q: Quantity, clause_start: int,
     the figure's sentence, for the tests that read all of it, ``chips`` where its chip
     names start."""
     s_start = sentence[0] if sentence else clause_start
+    if unit_sentence(lex, text, q, s_start, chips) or each_one(text, q):
+        return "per-unit"
+    if sentence is not None and question(lex, text, q, sentence):
+        return "question"
+    if memory_clock(text, q, clause_start):
+        return "memory-clock"
+    if each_part(text, q, s_start):
+        return "per-die"
+    if architecture(text, q, clause_start):
+        return "architecture"
     for why, test in (("per-unit", lambda: per_unit(lex, text, q, clause_start)),
-                      ("per-unit", lambda: unit_sentence(lex, text, q, s_start, chips)),
-                      ("per-unit", lambda: each_one(text, q)),
-                      ("question", lambda: sentence is not None and question(lex, text, q, sentence)),
-                      ("memory-clock", lambda: memory_clock(text, q, clause_start)),
-                      ("per-die", lambda: each_part(text, q, s_start)),
-                      ("architecture", lambda: architecture(text, q, clause_start)),
                       ("difference", lambda: difference(lex, text, q)),
                       ("pin-speed", lambda: pin_speed(q)),
                       ("other-link", lambda: other_link(lex, text, q, clause_start)),

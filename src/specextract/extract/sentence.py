@@ -41,6 +41,8 @@ class Sentence:
         self.figures: list[Quantity] = []  # the sentence's figures (not its ratios)
         self._starts: list[int] | None = None
         self._baseline: dict[int, bool] = {}
+        self._chip_starts_t: tuple[int, ...] | None = None
+        self._figure_starts: list[int] | None = None
         self._exclusions: list[tuple[int, int, str]] | None = None
         self._refuted_at: int | None = None
         self._clauses: dict[int, Span] = {}
@@ -88,8 +90,10 @@ class Sentence:
         :mod:`nonclaims` (per SM, differences, pin speeds, other links, ...)."""
         if q.dimension == "bytes" and PER_INSTANCE.match(self.text, q.end):
             return True
+        if self._chip_starts_t is None:
+            self._chip_starts_t = tuple(c.start for c in self.chips)
         if not_a_claim(self.lex, self.text, q, self.clause(q.start).start, self.span,
-                       tuple(c.start for c in self.chips)):
+                       self._chip_starts_t):
             return True
         if PER_INSTANCE_BEFORE.search(self.text, max(self.span.start, q.start - 8), q.start):
             return True
@@ -125,7 +129,13 @@ class Sentence:
             return False
         after = self.clause(clause.end + 1)
         return after.start <= cue < after.end and not any(
-            after.start <= f.start < after.end and f.dimension == q.dimension for f in self.figures)
+            f.dimension == q.dimension for f in self._figures_in(after.start, after.end))
+
+    def _figures_in(self, start: int, end: int) -> list[Quantity]:
+        """The sentence's figures that start in [start, end)."""
+        if self._figure_starts is None or len(self._figure_starts) != len(self.figures):
+            self._figure_starts = [f.start for f in self.figures]
+        return self.figures[bisect_left(self._figure_starts, start):bisect_left(self._figure_starts, end)]
 
     def _outcome_list(self, q: Quantity, clause: Span, cue_end: int) -> bool:
         """'measured power of 90 W minimum, 170 W mean and 192 W maximum': a clause that
@@ -136,8 +146,8 @@ class Sentence:
         before = self.clause(clause.start - 2)
         if not before.start <= cue_end <= before.end:
             return False
-        listed = [f for f in self.figures if cue_end <= f.start < before.end and f.dimension == q.dimension]
-        first = next((f for f in self.figures if clause.start <= f.start < clause.end), None)
+        listed = [f for f in self._figures_in(cue_end, before.end) if f.dimension == q.dimension]
+        first = next(iter(self._figures_in(clause.start, clause.end)), None)
         named = any(clause.start <= k.start < clause.end for k in self.keywords)
         return bool(listed) and not named and first is not None and first.dimension == q.dimension \
             and LIST_GAP.fullmatch(self.text, clause.start, first.start) is not None
