@@ -69,6 +69,8 @@ GROUP_REF = re.compile(r"""
 BOTH = re.compile(r"""
     都 | 均 | 同样 | 同为 | 皆 | both | all\s
     | ^ \s* (?: 则 )? (?: 支持 | 采用 | 升级到 | 搭载 | 配备 | 使用 )""", I | V)
+# a gain said of several attributes at once: "FP16 与 FP8 都比 H200 高出 30%"
+ALL_OF = re.compile(r"都 | 均 | 皆 | (?i: \b both \b | \b all \b )", V)
 # between a chip and the figure it owns: "A100 的 80GB", "the H100's 3.35 TB/s"
 POSSESSIVE = re.compile(r"^ \s* (?: 's | ’s | 的 | 嘅 | [（(] ) \s* (?: 每秒 \s* )? $", V)
 # "H100 的 80GB、3.35TB/s": the chip's list
@@ -105,7 +107,7 @@ ASIDE_OPEN = re.compile(r"[(（]", V)
 
 # "前代", "the previous": words between a comparison word and its chip
 PREDECESSOR_TAIL = re.compile(r"""
-    (?: (?: 前代 | 上一代 | 前一代 | 上代 | 之前的? | 以前的? )
+    (?: (?: 前代 | 上一代 | 前一代 | 上代 | 之前的? | 以前的? | 初代 | 第一代 )
         (?: 旗舰 | 产品 | 显卡 | 芯片 )?
       | the\s+previous | the | its )
     \s* $""", I | V)
@@ -117,7 +119,22 @@ STRONG_COMPARE = re.compile(r"""
 # "比配备 HBM3 的 H100", "相较于采用 4nm 的 H100": a comparison word, a short modifier ending in 的
 MODIFIED_COMPARE = re.compile(r"""
     (?: 比 | 相比 | 相较于? | 较 | 对比 | 对照 )
-    [^，。,;；!?！？比较]{1,16}? 的 \s*+ $""", V)
+    [^，。,;；!?！？比较]{1,16}? 的 \s*+ (?: 初代 | 第一代 )? \s*+ $""", V)
+# "而对比落后一代，配备 HBM2E 的 A100": a comparison word opening its clause, a modifier
+# that may run over one comma, ending in 的
+LEAD_MODIFIED_COMPARE = re.compile(r"""
+    (?: ^ | (?<= [，,。；;：:\s] ) ) (?: 而 | 但 | 若 | 再 )?
+    (?: 对比 | 相比于? | 相较于? | 比起 )
+    [^，。,;；!?！？比较]{1,12}? [，,]? [^，。,;；!?！？比较]{1,12}? 的 \s*+ $""", V)
+# "与 Pascal P100 GPU 相比": a capitalised family word before a chip, "GPU" after it
+NAME_WORD_TAIL = re.compile(r"(?<![A-Za-z])[A-Z][a-z]{2,12}+\s*+$")
+GPU_LEAD = re.compile(r"^\s*+GPU(?![A-Za-z])")
+# "H100 升级版": the chip named is what the subject upgrades (its baseline)
+UPGRADE_OF = re.compile(r"(?<!\s) \s*+ (?: 升级 | 增强 | 加强 | 改进 ) 版", V)
+# "与上一代采用 GDDR6 的 T4 相比": with-word, a short modifier ending in 的 (a 相比 must follow the chip)
+WITH_MODIFIED = re.compile(r"""
+    (?: 与 | 和 | 跟 | 同 )
+    [^，。,;；!?！？与和跟同]{1,16}? 的 \s*+ $""", V)
 # "(前代3090: 10496个)": an aside naming the chip before as its predecessor
 ASIDE_PREDECESSOR = re.compile(r"""
     [(（] \s*+
@@ -179,6 +196,9 @@ METRIC_AFTER = re.compile(r"""
     (?: (?: increase | improvement | boost | gain | jump ) \s++ in \s++ )?
     (?: the | its | their | in | of | on | 的 | 更高的 | 更大的 )?
     \s*+ $""", I | V)
+# "30% of the A100's memory bandwidth": the share's chip, between the figure and the metric
+OF_CHIP_GAP = re.compile(r"^ \s*+ of \s++ (?: the \s++ )? $", I | V)
+POSSESSIVE_GAP = re.compile(r"^ (?: ['’] s )? \s*+ $", V)
 # a gain stated without its baseline: "3 倍的性能提升", "5x faster", "翻倍"
 IMPLICIT_GAIN = re.compile(r"""
     (?<![\d.]) [\d.]++ \s*+ 倍 的? (?: 性能 )? 提升
@@ -187,7 +207,9 @@ IMPLICIT_GAIN = re.compile(r"""
     | (?: doubles | triples | doubled | tripled ) \s++ the
     | 加倍 | 翻倍 | 翻了?一?番""", I | V)
 # "性能提高20倍"
-GAIN_BEFORE = re.compile(r"(?: 提升 | 提高 | 增加 | 加快 | 增长 ) 了? \s*+ (?: 约 | 近 | 高达 | 达 )? \s*+ $", V)
+GAIN_BEFORE = re.compile(r"(?: 提升 | 提高 | 增加 | 加快 | 增长 ) 了? \s*+ (?: 约为? | 近 | 高达 | 可达 | 达到? | 为 | 至 )? \s*+ $", V)
+# "2.5 times the Volta", "3x Ampere's": the word after a ratio (an architecture, if listed)
+ARCH_AFTER = re.compile(r"(?<!\s)\s*+(?:the\s++|that\s++of\s++(?:the\s++)?)?([A-Za-z]++)")
 # "Volta 架构", "Hopper GPU": an architecture named as the baseline
 ARCH_SUFFIX = re.compile(r"""
     架构
@@ -201,3 +223,11 @@ PRONOUN_BASELINE = re.compile(r"""
 INCREASE_IN = re.compile(r"^ \s*+ (?: increase | improvement | boost | jump | gain ) \s++ in \s", I | V)
 # "8x A100": a count of cards, not a ratio
 CARDS_AFTER = re.compile(r"\s? (?: [A-Z] | \d )", V)
+# a 'total' word right before a gain: "总共增加了 12 倍" (the overall gain, no system total)
+GAIN_LEAD = re.compile(r"(?<!\s) \s*+ (?: 增加 | 提升 | 提高 | 增长 | 加快 | 快 | increase | improvement | gain )", I | V)
+# "与 V100 相比，": a baseline framing the rest of the sentence
+FRAMING_TAIL = re.compile(r"(?<!\s) \s*+ (?: GPU \s*+ )? (?: 相比 | 相较 | 比较 | 对比 ) (?: 之下 | 而言 )? \s*+ [，,]", V)
+# "FP32 的性能": between a precision and the performance word it owns
+OWN_WORD = re.compile(r"\s*+ (?: 的 \s*+ )?", V)
+# "TF32 (single precision …)": between a keyword and one in parentheses glossing it
+GLOSS = re.compile(r"(?<!\s) \s*+ [(（] \s*+", V)

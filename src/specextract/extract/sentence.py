@@ -13,7 +13,9 @@ from .nonclaims import not_a_claim
 from .patterns import (ASIDE_PREDECESSOR, AFTER_RATIO, CHIP_JOIN, CLAUSE_PUNCTUATION, FROM,
                        LABEL_COLON, LIST_GAP, MODIFIED_COMPARE, OF_AFTER, OWNER_TAIL, LINE_TAIL,
                        PER_INSTANCE, PER_INSTANCE_BEFORE, PREDECESSOR_TAIL, RATIO_OF, REFUTED,
-                       SAME_AS, STRONG_COMPARE, VENDOR_TAIL, WEAK_COMPARE, WITH)
+                       SAME_AS, STRONG_COMPARE, VENDOR_TAIL, WEAK_COMPARE, WITH,
+                       WITH_MODIFIED, LEAD_MODIFIED_COMPARE, UPGRADE_OF,
+                       NAME_WORD_TAIL, GPU_LEAD)
 from .quantities import Quantity
 from .segment import Span, clause_breaks
 
@@ -178,9 +180,10 @@ class Sentence:
                 or self._compared_through_modifier(c):
             return True  # "over the company's older Tesla V100", "比配备 HBM3 的 H100"
         if (STRONG_COMPARE.search(head) or AFTER_RATIO.search(head) or FROM.search(head)
-                or RATIO_OF.match(tail) or (WEAK_COMPARE.search(head) and OF_AFTER.match(tail))
-                or (WITH.search(head) and SAME_AS.match(tail))):
-            return True
+                or RATIO_OF.match(tail) or UPGRADE_OF.match(tail) or (WEAK_COMPARE.search(head) and OF_AFTER.match(tail))
+                or (WITH.search(head) and SAME_AS.match(tail))
+                or (SAME_AS.match(GPU_LEAD.sub("", tail)) and WITH.search(NAME_WORD_TAIL.sub("", head)))):
+            return True  # "与 Pascal P100 GPU 相比": a family word before, GPU after
         # "与H100和H200同系列": a chip joined to a baseline that follows it
         if not WITH.search(head):
             return False
@@ -195,9 +198,14 @@ class Sentence:
             self._starts = [c.start for c in self.chips]
         return self._starts
     def _compared_through_modifier(self, c: Mention) -> bool:
-        """'比配备 HBM3 的 H100': a comparison word, then a short modifier of the chip (with
-        no other chip in it)."""
+        """'比配备 HBM3 的 H100', '与采用 GDDR6 的 T4 相比': a comparison word, then a short
+        modifier of the chip (with no other chip in it)."""
         m = MODIFIED_COMPARE.search(self.text, max(self.span.start, c.start - 24), c.start)
+        lead = max(self.span.start, c.start - 32)
+        if m is None and ("比" in self.text[lead:c.start] or "较" in self.text[lead:c.start]):
+            m = LEAD_MODIFIED_COMPARE.search(self.text, lead, c.start)
+        if m is None and SAME_AS.match(self.text, max(c.end, c.variant_end)):
+            m = WITH_MODIFIED.search(self.text, max(self.span.start, c.start - 24), c.start)
         return bool(m) and not any(m.start() <= d.start < c.start for d in self.chips)
 
     def _topic_if_free(self) -> Mention | None:
