@@ -85,6 +85,10 @@ PER_INSTANCE = re.compile(r"""
 PER_INSTANCE_BEFORE = re.compile(r"""
     (?: 每个 | 每一个 | 单个 ) (?: MIG )? 实例 \s* (?: 有 | 为 | 是 )? \s* $
     | (?: per | each ) \  (?: MIG\  )? instance \s* $""", I | V)
+# the start of a clause that only goes on with a list: ", 170 W mean and 192 W maximum"
+LIST_GAP = re.compile(r"""
+    [\s,，、]*+                              # the break and spaces
+    (?: (?: and | 和 | 及 | 以及 | 与 | 與 ) \s*+ )?""", V)
 # a figure the sentence then calls wrong: "…1.08TB/s，那是算错了"
 # (case matters only for the English words: scoping the flag to them keeps the scan quick)
 REFUTED = re.compile(r"""

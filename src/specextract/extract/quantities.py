@@ -329,14 +329,23 @@ def _ordinals(text: str, regions=None) -> list[Quantity]:
     return out
 
 
-FOUNDRY_NODE = re.compile(r"(?:TSMC|台积电|Samsung|三星)[\s']*(?:s\s+)?(?P<n>[3-9])(?:NP|N)(?![a-z0-9])")
+FOUNDRY = r"(?:TSMC|台积电|台積電|Samsung|三星)[\s']*+(?:s\s++)?+"
+NODE_WORD = r"\s*+(?:工艺|工藝|制程|製程|(?i:process|node))"
+FOUNDRY_NODE = re.compile(  # "TSMC 4N", "台积电 N4P", "4NP 工艺", "N5 制程"
+    rf"{FOUNDRY}(?P<n>[3-9])(?:NP|N)(?![a-z0-9])|{FOUNDRY}N(?P<m>[3-9])[PEX]?(?![A-Za-z0-9])"
+    rf"|(?<![A-Za-z0-9])(?P<k>[3-9])NP?(?={NODE_WORD})|(?<![A-Za-z0-9])N(?P<j>[3-9])[PEX]?(?={NODE_WORD})")
 
 
 def _node_names(text: str, regions=None) -> list[Quantity]:
-    """A foundry's node name ("TSMC 4N", "Samsung 8N"): the process node in nm."""
-    return [Quantity(m.start("n"), m.end(), Decimal(m.group("n")), 0, "length", "N",
-                     m.start("n"), m.end("n"))
-            for m in scan(FOUNDRY_NODE, text, regions)]
+    """A foundry's node name ("TSMC 4N", "Samsung 8N", "台积电 N5", "4NP 工艺"): the process
+    node in nm."""
+    out = []
+    for m in scan(FOUNDRY_NODE, text, regions):
+        group = next(g for g in ("n", "m", "k", "j") if m.group(g))
+        start = m.start(group) - (1 if group in ("m", "j") else 0)  # "N4": the N is the name's
+        out.append(Quantity(start, m.end(), Decimal(m.group(group)), 0, "length", "N",
+                            m.start(group), m.end(group)))
+    return out
 
 
 def _fractions(text: str, regions=None) -> list[Quantity]:

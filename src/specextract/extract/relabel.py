@@ -2,6 +2,8 @@
 
 Two rules, each keyed to words of ``context_words.tsv``:
 
+* a Tensor Core generation whose ordinal names something else ("第四代Tensor Core和第三代RT
+  Core": the 第三代 is the RT Core's) is dropped;
 * a figure right after a label that names no claim ("显存频率:1215MHz", "纹理单元 160"), or a
   count right before one ("80个光线追踪核心"), is dropped: a shorter keyword near it
   ("频率", "核心") would otherwise give it an attribute;
@@ -25,6 +27,8 @@ CLAUSE_BREAK = re.compile(r"[，,；;。！？!?\n]|\.\s")
 COMPARE_START = re.compile(r"(?<!\s)\s*+(?:低于|高于|不及|不如|超过|多于|少于|(?i:lower than|higher than|less than|more than|than|compared))")
 LINK_WINDOW = 300  # how far before the sentence a named NVLink still counts
 MAX_LABEL_GAP = 6
+NOUN_AFTER = re.compile(r"(?<!\s)\s*+[A-Za-z\u3400-\u9fff]")
+TENSOR_AFTER = re.compile(r"(?<!\s)\s*+(?:Tensor|张量|張量|TC(?![A-Za-z]))", re.IGNORECASE)
 
 
 def _words(lex: Lexicon, kind: str) -> re.Pattern:
@@ -42,7 +46,7 @@ def relabel(found: Found, drafts: list[Draft]) -> list[Draft]:
     words = found.lexicon.built(_patterns)
     out = []
     for d in drafts:
-        if _blocked(found.text, d, words["no_claim_label"]):
+        if _blocked(found.text, d, words["no_claim_label"]) or _other_generation(found.text, d):
             continue
         if d.attribute == "memory_bandwidth" and _link_bandwidth(found.text, d, words):
             d = replace(d, attribute="nvlink_bandwidth")
@@ -81,6 +85,13 @@ def _blocked(text: str, d: Draft, labels: re.Pattern) -> bool:
         gap = COUNT_GAP.match(text, q.end)
         return labels.match(text, gap.end()) is not None
     return False
+
+
+def _other_generation(text: str, d: Draft) -> bool:
+    """Is a Tensor Core generation's ordinal followed by the name of another part?"""
+    end = d.quantity.end
+    return (d.attribute == "tensor_core_gen" and NOUN_AFTER.match(text, end) is not None
+            and TENSOR_AFTER.match(text, end) is None)
 
 
 def _clause(text: str, start: int, end: int, lo: int, hi: int) -> tuple[int, int]:
