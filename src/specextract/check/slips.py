@@ -6,21 +6,19 @@ returns the diagnosis parts it finds (``figures`` holds the keywords and pre-tes
 """
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 
 from ..codebook import ATTRIBUTE_UNITS
 from ..records import Claim
 from .figures import (DIGITS_SWAPPED, MAGNITUDE, UNIT, figure_forms, maybe_factor,
                       maybe_near, maybe_power, near, number_text)
+from .patterns import FLOP_WORD, TOPS_WORD
 from .verdicts import deviation
 
 # Unit slips by a factor: bits for bytes (8) and a prefix step (1000).
 BYTE_UNITS = frozenset({"GB", "GB/s", "MB"})
 PREFIX_STEP = {"GB/s": "GB/s vs TB/s", "TFLOPS": "TFLOPS vs PFLOPS", "TOPS": "TOPS vs POPS",
                "GB": "GB vs TB", "MB": "MB vs GB", "MHz": "MHz vs GHz", "W": "W vs kW"}
-TOPS_WORD = re.compile(r"TOPS", re.I)  # a surface that spells the unit TOPS (unit_mixup)
-FLOP_WORD = re.compile(r"FLOP", re.I)
 
 
 def unit_mixup(claim: Claim, numbers: list[Decimal],
