@@ -7,7 +7,6 @@ the label or from the attribute.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from ..codebook import ATTRIBUTE_UNITS, QUALIFIERS
@@ -19,11 +18,8 @@ from .prose import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, F
 from .quantities import Quantity, Units, units_of
 from .relabel import names_no_claim
 from .segment import Span
+from .patterns import AFTER_GAP, BRACKETED, CELL_CLAUSE_MARK as CLAUSE_MARK, OP_BEFORE
 
-BRACKETED = re.compile(r"(?<!\s)\s*+[)）]")
-CLAUSE_MARK = re.compile(r"[,，;；、]")
-AFTER_GAP = re.compile(r"^\s*+的?\s*+$")
-OP_BEFORE = re.compile(r"(?:>|≥|超过|more than|over)\s*$", re.IGNORECASE)
 UNIT_FOR_ATTRIBUTE = {"memory_size": ("bytes", "GB"), "memory_bandwidth": ("bandwidth", "GB/s"),
                       "nvlink_bandwidth": ("bandwidth", "GB/s"), "tdp": ("power", "W"),
                       "process_node": ("length", "nm"), "die_area": ("area", "mm2"),

@@ -20,20 +20,13 @@ import re
 from ..lexicon.lexicon import Lexicon
 from .cues import cue_pattern
 from .quantities import Quantity
+from .patterns import (AND_ABOVE_AFTER, CACHE_AFTER, CAPABILITY_BEFORE, CLAUSE_END,
+                       DIFFERENCE_SIGN, GENERIC_CHIPS_AFTER, LIMIT_BEFORE, THRESHOLD_BEFORE,
+                       VAGUE_BEFORE, WHOLE_OF_PART)
 
 PIN_SPEED_MAX = 5  # GB/s: a figure in Gb/s below this is a per-pin data rate
 PER_UNIT_REACH = 40   # characters before a figure where "每个 SM" can be about it
 LINK_REACH = 80       # characters before a figure where an interconnect's name can be
-DIFFERENCE_SIGN = re.compile(r"(?<![\w.])[+＋]\s*+$")
-CACHE_AFTER = re.compile(r"^\s*+(?:的\s*+)?(?:(?:高速|一级|三级|L1|L3)\s*+)?(?:缓存|cache)", re.IGNORECASE)
-GENERIC_CHIPS_AFTER = re.compile(r"^\s*+(?:(?:以上|及以上)\s*+)?的\s*+(?:芯片|GPU|产品|显卡|加速器|处理器)")
-WHOLE_OF_PART = re.compile(r"^[^，。,;；\d]{0,12}?(?:中的|之中的?|里的)\s*+(?:\d|[一二两三四五六七八九十])")
-VAGUE_BEFORE = re.compile(r"(?:上|数|几|好几|成)$")
-CAPABILITY_BEFORE = re.compile(r"(?<![A-Za-z])(?:SM|sm)_?+$")
-CLAUSE_END = re.compile(r"[，。,;；\n]")
-THRESHOLD_BEFORE = re.compile(r"(?:超过|超出|大于|高于|高过|不低于|达到或超过)\s*+$")
-LIMIT_BEFORE = re.compile(r"(?:限制在|限定在|限制为|限于)\s*+(?:每秒\s*+)?$")
-AND_ABOVE_AFTER = re.compile(r"^\s*+(?:及以上|以上|或以上|(?i:or\s++(?:more|above)|and\s++above))")
 
 
 def _per_unit_before(lex: Lexicon) -> re.Pattern:

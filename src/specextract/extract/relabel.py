@@ -18,11 +18,9 @@ from decimal import Decimal
 
 from ..lexicon.lexicon import Lexicon
 from .prose import Draft, Found
+from .patterns import (COMPARE_START, RELABEL_CLAUSE_BREAK as CLAUSE_BREAK,
+                       RELABEL_COUNT_GAP as COUNT_GAP, RELABEL_LABEL_GAP as LABEL_GAP)
 
-LABEL_GAP = re.compile(r"[\s:：=为是有达约]*+")
-COUNT_GAP = re.compile(r"\s*+[个颗组]?\s*+")
-CLAUSE_BREAK = re.compile(r"[，,；;。！？!?\n]|\.\s")
-COMPARE_START = re.compile(r"(?<!\s)\s*+(?:低于|高于|不及|不如|超过|多于|少于|(?i:lower than|higher than|less than|more than|than|compared))")
 LINK_WINDOW = 300  # how far before the sentence a named NVLink still counts
 MAX_LABEL_GAP = 6
 
