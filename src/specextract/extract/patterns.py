@@ -115,6 +115,7 @@ RANGE_JOIN = re.compile(r"(?<!\s)\s*+(?:-|–|—|~|～|到|至|to)\s*+$")
 SHARED_UNIT_BEFORE = re.compile(r"^[ \t]*+\*?[ \t]*+(?:\||/|、|和|与|及|(?i:and|or))[ \t]*+$")
 SHARED_UNIT_AFTER = re.compile(r"^\*?[ \t]*+[(（][ \t]*+$")
 QUANTITY_PAIR_JOIN = re.compile(r"^[ \t]*+\*?[ \t]*+[|/][ \t]*+$")
+NEWLINE = re.compile("\n")                 # line ends, to tell a pipe-table row
 FOUNDRY_NODE = re.compile(r"""
     (?:TSMC|台积电|Samsung|三星)           # the foundry
     [\s']*(?:s\s+)?                       # "TSMC's "

@@ -18,7 +18,7 @@ from ..lexicon.trie import FLEX_ONE, plain_trie, scan
 from ..lexicon.units import unit_rows
 from .numbers import (MAGNITUDES, ORDINAL_WORDS, WORD_NUMBERS, Number, parse_arabic,
                        parse_cjk, scale, times)
-from .patterns import (ARABIC, CJK_NUM, FLOP_WORDS, FOUNDRY_NODE, ORDINAL_PATTERNS,
+from .patterns import (ARABIC, CJK_NUM, FLOP_WORDS, FOUNDRY_NODE, NEWLINE, ORDINAL_PATTERNS,
                        QUANTITY_MAGNITUDE as MAGNITUDE, QUANTITY_PAIR_JOIN as PAIR_JOIN,
                        RANGE_AFTER, RANGE_JOIN, RATIO_WORDS, SHARED_UNIT_AFTER, SHARED_UNIT_BEFORE,
                        WORD_NUM)
@@ -178,7 +178,7 @@ def _share_units(text: str, quantities: list[Quantity], units: Units) -> list[Qu
 def _is_table_row(text: str, pos: int, seen: dict) -> bool:
     """Is the line holding ``pos`` a pipe-table row? (answered once per line)"""
     if "newlines" not in seen:
-        seen["newlines"] = [m.start() for m in re.finditer("\n", text)]
+        seen["newlines"] = [m.start() for m in NEWLINE.finditer(text)]
     newlines = seen["newlines"]
     i = bisect_left(newlines, pos)
     start = newlines[i - 1] + 1 if i else 0
