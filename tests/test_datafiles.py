@@ -9,7 +9,7 @@ import pytest
 
 from specextract.extract import cues, quantities
 from specextract.extract import mentions as lexicon
-from specextract.extract import prose as linking
+from specextract.extract import drafts as linking
 from specextract.normalize import script
 import specextract
 from specextract.eval import error_analysis

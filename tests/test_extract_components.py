@@ -114,7 +114,7 @@ def test_extract_never_raises_and_surfaces_match(text):
 
 
 def test_every_claim_says_how_its_chip_was_found():
-    from specextract.extract.prose import LINKS
+    from specextract.extract.drafts import LINKS
     text = ("| 规格 | A100 | H100 |\n|---|---|---|\n| FP32 | 19.5 TFLOPS | 67 TFLOPS |\n\n"
             "H100的80GB显存，带宽3.35TB/s。它的功耗为700W。\n\n另一段：TDP 为 400W。\n")
     claims = extract(text)
@@ -126,3 +126,15 @@ def test_every_claim_says_how_its_chip_was_found():
     assert links[("H100", "tdp", 700)] in ("pronoun", "topic")
     assert links[("H100", "tdp", 400)] == "topic-far"                # another paragraph
     assert all("link" in c.as_row() for c in claims)
+
+
+def test_a_label_between_two_figures_parts_a_dense_sparse_pair():
+    """'121 TFLOPS FP16 / 242 TFLOPS': FP16 is the first figure's label, so the two are no
+    dense / sparse pair and the second is not an FP16 figure."""
+    claims = {c.value: c for c in extract("L4 标称约 121 TFLOPS FP16 / 242 TFLOPS（张量）。")}
+    assert claims[Decimal("121")].attribute == "fp16"
+    assert "dense" not in claims[Decimal("121")].qualifier.split(";")
+    assert claims[Decimal("242")].attribute != "fp16"
+    assert "sparse" not in claims[Decimal("242")].qualifier.split(";")
+    paired = {c.value: c for c in extract("A100 的 TF32 算力为 156 / 312 TFLOPS。")}
+    assert (paired[Decimal("156")].qualifier, paired[Decimal("312")].qualifier) == ("dense", "sparse")

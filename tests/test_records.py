@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 
 from specextract.extract.mentions import Keyword, Mention
-from specextract.extract.prose import Draft
+from specextract.extract.drafts import Draft
 from specextract.extract.quantities import Quantity
 from specextract.records import CheckedClaim, Claim
 

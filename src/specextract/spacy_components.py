@@ -41,7 +41,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from .extract.claims import extract_normalized, find_all
-from .extract.prose import Found
+from .extract.drafts import Found
 from .normalize.text import Normalized, normalize
 from .extract.quantities import Quantity
 from .records import Claim

@@ -9,7 +9,7 @@ unknown (read from a CSV without one) keep their verdict.
 """
 from __future__ import annotations
 
-from ..extract.prose import LINKS, STRONG_LINKS
+from ..extract.drafts import LINKS, STRONG_LINKS
 from ..records import CheckedClaim, format_decimal
 from ..codebook import CONTRADICTED, UNVERIFIABLE
 

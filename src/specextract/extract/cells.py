@@ -8,17 +8,19 @@ the label or from the attribute.
 from __future__ import annotations
 
 from dataclasses import replace
+from decimal import Decimal
 
 from ..codebook import ATTRIBUTE_UNITS, QUALIFIERS
 from .gluedcells import Piece
 from .mentions import Keyword, Mention
 from .numbers import MAGNITUDES, Number, parse_arabic, times
-from .prose import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, Found, fits,
+from .drafts import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, Found, fits,
                     in_canonical, plausible)
 from .quantities import Quantity, Units, units_of
 from .relabel import names_no_claim
 from .segment import Span
-from .patterns import AFTER_GAP, BRACKETED, CELL_CLAUSE_MARK as CLAUSE_MARK, OP_BEFORE
+from .patterns import (AFTER_GAP, BRACKETED, CELL_CLAUSE_MARK as CLAUSE_MARK, MAGNITUDE_LABEL,
+                       OP_BEFORE)
 
 UNIT_FOR_ATTRIBUTE = {"memory_size": ("bytes", "GB"), "memory_bandwidth": ("bandwidth", "GB/s"),
                       "nvlink_bandwidth": ("bandwidth", "GB/s"), "tdp": ("power", "W"),
@@ -30,6 +32,12 @@ UNIT_FOR_ATTRIBUTE = {"memory_size": ("bytes", "GB"), "memory_bandwidth": ("band
 def in_span(found: Found, name: str, span: Span) -> list:
     """Items of ``found.<name>`` lying inside ``span``."""
     return [x for x in found.within(name, span.start, span.end) if x.end <= span.end]
+
+
+def _pair_gap(found: Found, a: Quantity, b: Quantity) -> bool:
+    """'156 / 312', '156 TFLOPS / 312 TFLOPS': a dense / sparse pair in one cell; not
+    '148 TFLOPS FP16 / 296 TFLOPS' (a label of its own between them: two figures)."""
+    return "/" in found.text[a.end:b.start] and not found.within("keywords", a.end, b.start)
 
 
 def label_info(found: Found, label: Span) -> tuple[Keyword | None, tuple | None, set[str]]:
@@ -45,6 +53,11 @@ def label_info(found: Found, label: Span) -> tuple[Keyword | None, tuple | None,
         if m.group().isascii() or BRACKETED.match(found.text, m.end()):
             unit = units.info(m.group())  # (a Chinese unit only in brackets: 定位 is no 位)
             break
+    if unit is None:  # "晶体管数量(亿)", "Transistors (billions)": a magnitude for counts
+        m = MAGNITUDE_LABEL.search(found.text, label.start, label.end)
+        if m is not None:
+            word = m.group(1).lower().removesuffix("s")
+            unit = ("count", Decimal(10) ** MAGNITUDES[word], "")
     quals = {q.qualifier for q in in_span(found, "qualifiers", label)}
     return kw, unit, quals
 
@@ -84,7 +97,7 @@ def _one_cell(found: Found, chip: Mention, cell: Span, kw: Keyword | None, unit,
     if not quantities:
         return []
     quals |= {q.qualifier for q in in_span(found, "qualifiers", cell)}
-    pair = len(quantities) == 2 and "/" in found.text[quantities[0].end:quantities[1].start]
+    pair = len(quantities) == 2 and _pair_gap(found, quantities[0], quantities[1])
     out = []
     for i, q0 in enumerate(quantities):
         own = _cell_keyword(found, cell, q0)  # "FP32 算力 19.5 TFLOPS" under a 性能 column

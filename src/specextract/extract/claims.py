@@ -7,12 +7,14 @@ the normalization map, and ``surface == text[start:end]``.
 from __future__ import annotations
 
 from bisect import bisect_left
+from dataclasses import replace
 
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
-from .mentions import find_chips, find_keywords, find_qualifiers
-from .prose import Draft, Found, link_prose
+from .mentions import Keyword, find_chips, find_keywords, find_qualifiers
+from .drafts import Draft, Found
+from .prose import link_prose
 from ..normalize.text import Normalized, normalize
-from .quantities import find_quantities
+from .quantities import RANGE_JOIN, Quantity, find_quantities
 from .relabel import base_clocks, relabel
 from ..records import Claim
 from .tables import link_tables
@@ -54,8 +56,25 @@ def find_all(text: str, lexicon: Lexicon | None = None) -> Found:
                                 + [(k.start, k.end) for k in keywords + qualifiers
                                    if LATIN_OR_DIGIT.match(text, k.start)
                                    and k.attribute not in ("pcie_gen", "-")]))
-    quantities = find_quantities(masked, regions, lexicon)
+    quantities = _unpair_labelled(find_quantities(masked, regions, lexicon), keywords, masked)
     return Found(text, masked, chips, keywords, qualifiers, quantities, lexicon)
+
+
+def _unpair_labelled(quantities: list[Quantity], keywords: list[Keyword],
+                     masked: str) -> list[Quantity]:
+    """'148 TFLOPS FP16 / 296 TFLOPS', '96 GB HBM3 ~4.0 TB/s': a label between two figures
+    (blanked out in ``masked`` when the figures were read) makes them two figures of their
+    own, not the halves of a dense / sparse pair or the ends of a range."""
+    starts = [k.start for k in keywords]
+    out = list(quantities)
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if bisect_left(starts, a.end) == bisect_left(starts, b.start):
+            continue  # no label between them
+        if (a.pair and b.pair) or (a.is_range and RANGE_JOIN.match(masked, a.end, b.start)):
+            out[i], out[i + 1] = (replace(a, pair="", is_range=False),
+                                  replace(b, pair="", is_range=False))
+    return out
 
 
 def _overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:

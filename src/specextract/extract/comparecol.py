@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from .prose import Draft, plausible
+from .drafts import Draft, plausible
 from ..lexicon.lexicon import lexicon_or_default
 from .quantities import Quantity
 from .segment import Span

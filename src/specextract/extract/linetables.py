@@ -19,7 +19,7 @@ from .comparecol import compare_draft, is_compare_header, speedup_value
 from .gluedcells import Cell, Piece, parses
 from .mentions import Keyword, Mention
 from .numbers import parse_arabic
-from .prose import Draft, Found, plausible
+from .drafts import Draft, Found, plausible
 from .quantities import units_of
 from .segment import Span
 from .patterns import (CORNER, HEADER_FILLER, LINE_HEADER_GAP as HEADER_GAP, NOTE_TAIL, NOT_SPEC,

@@ -19,9 +19,9 @@ from ..lexicon.units import unit_rows
 from .numbers import (MAGNITUDES, ORDINAL_WORDS, WORD_NUMBERS, Number, parse_arabic,
                        parse_cjk, scale, times)
 from .patterns import (ARABIC, CJK_NUM, FLOP_WORDS, FOUNDRY_NODE, NEWLINE, ORDINAL_PATTERNS,
-                       QUANTITY_MAGNITUDE as MAGNITUDE, QUANTITY_PAIR_JOIN as PAIR_JOIN,
-                       RANGE_AFTER, RANGE_JOIN, RATIO_WORDS, SHARED_UNIT_AFTER, SHARED_UNIT_BEFORE,
-                       WORD_NUM)
+                       PER_SECOND_BEFORE, QUANTITY_MAGNITUDE as MAGNITUDE,
+                       QUANTITY_PAIR_JOIN as PAIR_JOIN, RANGE_AFTER, RANGE_JOIN, RATIO_WORDS,
+                       SHARED_UNIT_AFTER, SHARED_UNIT_BEFORE, WORD_NUM)
 
 COUNTERS = {"个": "count", "颗": "count", "枚": "count", "组": "count",
             "张": "other", "块": "other", "台": "other", "种": "other", "款": "other",
@@ -230,7 +230,7 @@ def _quantity(text: str, m: re.Match, units: Units) -> Quantity | None:
     number_end = m.end("num" if num else "cjk" if cjk else "word")
     end = m.end()
     if dimension == "bytes":  # "每秒3.35TB", "1.5万亿字节每秒": bytes per second
-        if text.endswith("每秒", max(0, start - 3), start) or text.startswith("每秒", start - 2):
+        if PER_SECOND_BEFORE.search(text, max(0, start - 12), start) or text.startswith("每秒", start - 2):
             dimension = "bandwidth"
         elif text.startswith("每秒", end):
             dimension, end = "bandwidth", end + 2

@@ -17,7 +17,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from ..lexicon.lexicon import Lexicon
-from .prose import Draft, Found
+from .drafts import Draft, Found
 from .patterns import (COMPARE_START, RELABEL_CLAUSE_BREAK as CLAUSE_BREAK,
                        RELABEL_COUNT_GAP as COUNT_GAP, RELABEL_LABEL_GAP as LABEL_GAP)
 

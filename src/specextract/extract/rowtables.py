@@ -11,7 +11,7 @@ with more or fewer figures is not read: which figure is missing cannot be told.
 from __future__ import annotations
 
 from .cells import in_span, one_figure
-from .prose import PRECISE_ATTRS, Draft, Found
+from .drafts import PRECISE_ATTRS, Draft, Found
 from .segment import Span
 from .patterns import GROUP_JOIN, ROW_START
 

@@ -23,7 +23,7 @@ from .cells import cell_drafts, in_span as _in
 from .comparecol import compare_draft, is_compare_header, speedup_value
 from .linetables import read_line_tables, text_lines
 from .mentions import Keyword, Mention
-from .prose import THROUGHPUT_ATTRS, Draft, Found, inside_any
+from .drafts import THROUGHPUT_ATTRS, Draft, Found, inside_any
 from .rowtables import read_row_tables
 from .segment import Span
 from .patterns import (EMPTY_CELL, LABEL_TAIL, RUN_GAP, SEPARATOR_ROW, SPACE_RUN,

@@ -16,7 +16,7 @@ from functools import lru_cache
 from html import escape
 
 from ..codebook import VERDICTS
-from ..extract.prose import LINKS
+from ..extract.drafts import LINKS
 from .citation import cite
 from .patterns import HTML_SPECIAL, PAGE_URL, SAFE_CHARS
 from .style import CSS

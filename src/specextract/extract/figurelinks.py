@@ -1,0 +1,330 @@
+"""A figure's chip(s), attribute, qualifiers and operator in one sentence of prose:
+the :class:`FigureLinks` half of :class:`specextract.extract.prose.ProseSentence`.
+
+* attribute: a keyword right after the figure ("2 TB/s的内存带宽", "5120个CUDA核心"), else
+  the nearest keyword before it in its clause (a precision beats a generic 算力), else
+  one earlier in the sentence, else the unit's default (TB/s -> memory_bandwidth);
+* chip: the nearest chip before the figure in its sentence, else one right after it
+  ("80GB显存的A100"), else the topic chip of the previous sentences; each way is a key of
+  :data:`specextract.extract.drafts.LINKS`.
+"""
+from __future__ import annotations
+
+from bisect import bisect_left
+from dataclasses import replace
+
+from ..codebook import QUALIFIERS
+from .cues import cue_pattern, cue_value
+from .drafts import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, fits,
+                     in_canonical, plausible)
+from .mentions import Keyword, Mention
+from .patterns import (ASIDE_CHIP, ASIDE_OPEN, GLOSS_GAP, GLOSS_OPEN, ASSIGN_GAP, BOTH, CHIP_JOIN, CLOSE_AFTER,
+                       COUNT_GAP, FOR_CHIP, FROM, GENERIC_BANDWIDTH, GROUP_REF, KEYWORD_JOIN,
+                       LABEL_GAP, LINK_WORDS, POSSESSIVE, POSSESSIVE_LIST, PRONOUN_START,
+                       RESPECTIVELY, SEPARATOR, TIGHT_GAP)
+from .quantities import Quantity
+from .segment import list_under
+from .sentence import Sentence
+
+
+class FigureLinks(Sentence):
+    """Links the figures (not the speed-ups) of a sentence."""
+
+    # -- figures -----------------------------------------------------------------
+    def _figure(self, q: Quantity) -> list[Draft]:
+        kw = self._attribute_keyword(q)
+        chips, how = self._chips(q)
+        if not chips:
+            return []
+        out = []
+        group = self._keyword_group(kw)
+        if len(group) > 1:  # "94GB HBM3、带宽3.9TB/s": only the keywords that fit the figure
+            group = [k for k in group if fits(q, k)] or [kw]
+        for k in group:
+            attribute = self._attribute(q, k)
+            if attribute is None:
+                continue
+            if attribute == "memory_bandwidth" and (k is None or GENERIC_BANDWIDTH.fullmatch(
+                    self.text[k.start:k.end])):
+                clause = self.clause(q.start)
+                if LINK_WORDS.search(self.text, clause.start, q.start) or any(
+                        k.attribute == "pcie_gen" and clause.start <= k.start < q.start
+                        for k in self.keywords):
+                    continue  # a PCIe link's bandwidth is no spec of the chip
+                if k is None:  # "而H20保留了完整的900GB/s": the paragraph was about NVLink
+                    attribute = self._paragraph_bandwidth(q) or attribute
+            if attribute == "nvlink_bandwidth" and k is not None and any(
+                    p.attribute == "pcie_gen" and k.end <= p.start < q.start for p in self.keywords):
+                continue  # "互连带宽为 PCIe 4.0 x16，理论带宽 31.5GB/s": the link named is PCIe
+            qualifier = self._qualifier(q, k, attribute)
+            if attribute == "fp64" and "tensor" in qualifier.split(";"):
+                attribute = "fp64_tensor"
+            value, exp = in_canonical(q, attribute)
+            if not plausible(self.lex, attribute, value):
+                continue
+            for chip in chips:
+                out.append(Draft(chip.entity, attribute, q, value, exp, self.span, chip.variant,
+                                 self._operator(q), qualifier, link=how))
+        return out
+
+    def _paragraph_bandwidth(self, q: Quantity) -> str:
+        line_start = self.text.rfind("\n", 0, q.start) + 1
+        earlier = [k for k in self.all_keywords if line_start <= k.start < q.start
+                   and k.attribute in ("memory_bandwidth", "nvlink_bandwidth")]
+        return earlier[-1].attribute if earlier else ""
+
+    def _keyword_group(self, kw: Keyword | None) -> list[Keyword | None]:
+        """'FP16/BF16 Tensor算力' names two attributes: the figure is a claim for each."""
+        if kw is None:
+            return [None]
+        if len(self.keywords) == 1:  # kw (one of self.keywords) is alone: nothing to join
+            return [kw]
+        group = [kw]
+        for k in reversed([k for k in self.keywords if k.end <= group[0].start]):
+            if not (k.dims & kw.dims) or not KEYWORD_JOIN.match(self.text[k.end:group[0].start]):
+                break
+            group.insert(0, k)
+        for k in [k for k in self.keywords if k.start >= kw.end]:
+            if not (k.dims & kw.dims) or not KEYWORD_JOIN.match(self.text[group[-1].end:k.start]):
+                break
+            group.append(k)
+        return group
+
+    def _chips(self, q: Quantity) -> tuple[list[Mention], str]:
+        """The chip(s) a figure is about, and how they were found (a key of LINKS):
+        'P100和V100都是4096-bit' names two, and '三张卡都是…' all those the text just named."""
+        if not self.chips and self.group and self._first("group", GROUP_REF) < q.start:
+            return self.group, "group"
+        if self.chips and self.chips[-1].end < self._first("group", GROUP_REF) < q.start:
+            named = list({c.entity: c for c in self.chips if not c.system and not c.kind}.values())
+            if len(named) >= 2:
+                return named, "joined"  # "B100 比 H100 多…，两款芯片都采用 4nm"
+        chip, how = self._chip(q)
+        if chip is None or chip.system or chip.kind:  # a CPU's or SoC's figures are no claims
+            return [], ""
+        group = [chip]
+        earlier = [c for c in self.chips if c.end <= chip.start]
+        if earlier and BOTH.search(self.text[max(chip.end, chip.variant_end):q.start]):
+            for c in reversed(earlier):
+                if not CHIP_JOIN.match(self.text[c.end:group[0].start]):
+                    break
+                group.insert(0, c)
+        return group, ("joined" if len(group) > 1 else how)
+
+    def _attribute_keyword(self, q: Quantity) -> Keyword | None:
+        dim = "count" if q.dimension in ("bare", "count") else q.dimension
+        fits = [k for k in self.keywords if dim in k.dims]
+        after = [k for k in fits if k.start >= q.end and k.start - q.end <= 20]
+        assigned = [k for k in fits if k.end <= q.start and q.start - k.end <= 6
+                    and ASSIGN_GAP.fullmatch(self.text, k.end, q.start)]
+        if (assigned and after and assigned[-1].attribute in PRECISE_ATTRS
+                and q.dimension not in ("count", "bare")):
+            return assigned[-1]  # "FP32 ≈ 91.6 TFLOPS FP16 …": the label set to it comes first
+        for k in after:  # a keyword right after the figure owns it
+            gap = self.text[q.end:k.start]
+            if q.dimension in ("count", "bare") and len(gap) <= 12 and COUNT_GAP.match(gap):
+                return k
+            if q.dimension not in ("count", "bare") and TIGHT_GAP.match(gap):
+                return k
+        earlier = [k for k in fits if k.end <= q.start]
+        before = [k for k in earlier if not self._owned_elsewhere(k, q)
+                  and not (q.dimension not in ("count", "bare") and self._gloss(k, earlier, q))]
+        if q.dimension == "bare":  # a bare number needs its label right before it
+            if before and LABEL_GAP.match(self.text[before[-1].end:q.start]) \
+                    and q.start - before[-1].end <= 8:
+                return before[-1]
+            return None
+        if q.dimension == "count":
+            # the label before it, with nothing but chips and like figures in between
+            # ("SM数量：P100为56 个，V100为80 个，A100为108 个")
+            if before and not [k for k in self.keywords if before[-1].end <= k.start < q.start]:
+                return before[-1]
+            return None
+        clause = self.clause(q.start)
+        in_clause = [k for k in before if k.start >= clause.start]
+        # else an earlier keyword, unless the clause has its own generic label ("性能")
+        pool = in_clause or ([] if cue_pattern(self.lex, "generic_metric").search(self.text, clause.start, q.start)
+                             else before)
+        if not pool:
+            return None
+        best = pool[-1]
+        if best.attribute == "memory_bandwidth" and GENERIC_BANDWIDTH.fullmatch(
+                self.text[best.start:best.end]):
+            # "NVLink 2.0，总带宽300GB/s": a bare 带宽 after NVLink is the link's
+            links = [k for k in earlier if k.attribute == "nvlink_bandwidth"
+                     and k.start >= self.span.start]
+            memory = [k for k in earlier if k.attribute == "memory_size" and k.start >= clause.start]
+            if links and not memory:
+                return links[-1]
+        if best.attribute == "compute":  # a precision in the clause says more than 算力
+            precise = [k for k in pool if k.attribute in PRECISE_ATTRS]
+            if precise:
+                best = precise[-1]
+        return best
+
+    def _owned_elsewhere(self, k: Keyword, q: Quantity) -> bool:
+        """'148 TFLOPS FP16 / 296 TFLOPS': a label written right after an earlier figure is
+        that figure's, not the next one's across a separator."""
+        if not SEPARATOR.search(self.text, k.end, q.start):
+            return False
+        return any(p.end <= k.start and p.dimension not in ("count", "bare", "ordinal")
+                   and TIGHT_GAP.match(self.text[p.end:k.start])
+                   and self._attribute_keyword(p) is k for p in self.figures)
+
+    def _gloss(self, k: Keyword, earlier: list[Keyword], q: Quantity) -> bool:
+        """'TF32 (single precision …) reaches 312 TFLOPS': a label in brackets right after
+        another label only explains it; the figure is the first label's."""
+        m = GLOSS_OPEN.search(self.text, max(self.span.start, k.start - 12), k.start)
+        if m is None or not CLOSE_AFTER.search(self.text, k.end, q.start):
+            return False
+        return any(o.end <= m.start() and GLOSS_GAP.fullmatch(self.text, o.end, m.start())
+                   for o in earlier if o is not k)
+
+    def _attribute(self, q: Quantity, kw: Keyword | None) -> str | None:
+        if q.dimension == "ordinal":
+            if q.written == "PCIe":
+                return "pcie_gen"
+            after = [k for k in self.keywords if k.start >= q.end and k.start - q.end <= 3]
+            if after and after[0].attribute == "tensor_cores":
+                return "tensor_core_gen"
+            before = [k for k in self.keywords if k.end <= q.start and q.start - k.end <= 14]
+            if before and before[-1].attribute == "tensor_cores" and "\n" not in self.text[before[-1].end:q.start]:
+                return "tensor_core_gen"  # "Tensor Core：640个（第一代）"
+            return None
+        if kw is not None:
+            if kw.attribute == "memory_size" and q.dimension == "bandwidth":
+                return "memory_bandwidth"  # "3 TB/s HBM3", "显存3.35TB/s"
+            return kw.attribute
+        if q.dimension == "bytes":
+            return None if q.written == "MB" else "memory_size"  # an MB figure needs "L2"
+        return DEFAULT_ATTRIBUTE.get(q.dimension)
+
+    def _chip(self, q: Quantity) -> tuple[Mention | None, str]:
+        """The chip a figure is about, and how it was found (a key of LINKS)."""
+        named = self._named_after(q)
+        if named is not None:
+            return named, "after"
+        before = [c for c in self.chips if c.end <= q.start]
+        if before:
+            gap = self.text[max(before[-1].end, before[-1].variant_end):q.start]
+            if POSSESSIVE.match(gap) or POSSESSIVE_LIST.match(gap):
+                # "the H100's 80 billion", "V100的900 GB/s", "H100的80GB、3.35TB/s"
+                return before[-1], "possessive"
+        if FROM.search(self.text, max(self.span.start, q.start - 3), q.start):
+            # "与A100相比，A800的带宽从600GB/s降到400GB/s": the old figure is the other chip's
+            others = [c for c in before if self.is_baseline(c)]
+            return (others[-1], "from") if others else (None, "")
+        subjects = [c for c in before if not self.is_baseline(c)]
+        if subjects and self._any_between("pronoun", PRONOUN_START, subjects[-1].end, q.start):
+            return subjects[0], "pronoun"  # "the L40S is 2.4x the A6000, and it adds FP8 …"
+        if subjects:
+            return subjects[-1], self._nearness(subjects[-1], q)
+        if before and self.topic is not None and self.topic.entity not in {c.entity for c in before} \
+                and before[-1].start < self.clause(q.start).start:
+            # "…1 TB/s（与 RTX 3090 Ti 一致），功耗 450W": an earlier clause names only what
+            # the topic is compared with
+            return self.topic, "topic"
+        if before and not self._any_between("pronoun", PRONOUN_START, self.span.start, q.start):
+            return before[-1], self._nearness(before[-1], q)
+        clause = self.clause(q.start)
+        after = [c for c in self.chips if c.start >= q.end and c.start < clause.end
+                 and c.start - q.end <= 12 and not self.is_baseline(c)
+                 and not ASIDE_OPEN.search(self.text, q.end, c.start)]
+        if after:
+            return after[0], "after"
+        # no subject before the figure (``subjects`` is empty here)
+        return (self.topic, self._topic_link(q)) if self.topic is not None else (None, "")
+
+    def _named_after(self, q: Quantity) -> Mention | None:
+        """A chip the words right after the figure give it to: "640个CUDA核心(V100)",
+        "14,080 units (220 CU) for the MI250X"."""
+        clause = self.clause(q.start)
+        i = bisect_left(self._chip_starts(), q.end)
+        for c in self.chips[i:i + 1]:  # the first chip after the figure
+            if c.start >= clause.end or c.system or c.kind:
+                return None
+            gap = self.text[q.end:c.start]
+            after = max(c.end, c.variant_end)
+            if (ASIDE_CHIP.fullmatch(gap.strip()) and CLOSE_AFTER.match(self.text[after:after + 4].lstrip())) \
+                    or FOR_CHIP.fullmatch(gap):
+                return c
+            return None
+        return None
+
+    def _topic_link(self, q: Quantity) -> str:
+        """How close the carried topic is: its own paragraph, the head of the spec list the
+        figure stands in, or further away."""
+        if "\n" not in self.text[self.topic.start:q.start]:
+            return "topic"
+        if list_under(self.text, self.topic.start, q.start):
+            return "list-head"
+        return "topic-far"
+
+    def _nearness(self, chip: Mention, q: Quantity) -> str:
+        """'clause' when ``chip`` is in the figure's clause, else 'sentence'."""
+        return "clause" if chip.start >= self.clause(q.start).start else "sentence"
+
+
+    def _operator(self, q: Quantity) -> str:
+        clause = self.clause(q.start)
+        head = self.text[max(clause.start, q.start - 8):q.start]
+        m = cue_pattern(self.lex, "op_before", "$").search(head)
+        if m:
+            return cue_value(self.lex, "op_before", m.group()) or "="
+        tail = self.text[q.end:min(clause.end, q.end + 8)]
+        m = cue_pattern(self.lex, "op_after", "^").match(tail)
+        if m:
+            return cue_value(self.lex, "op_after", m.group()) or "="
+        return "="
+
+    def _qualifier(self, q: Quantity, kw: Keyword | None, attribute: str) -> str:
+        found = set(filter(None, (kw.qualifier if kw else "").split(";")))
+        if attribute in THROUGHPUT_ATTRS:
+            clause = self.clause(q.start)
+            start = kw.start if kw is not None and kw.start >= clause.start else clause.start
+            for f in self.quals:
+                if start <= f.start and f.start < min(clause.end, q.end + 12):
+                    found.add(f.qualifier)
+            if q.pair:
+                found -= {"dense", "sparse"}
+                found.add(q.pair)
+            if "non-tensor" in found:
+                found.discard("tensor")
+            if "dense" in found and "sparse" in found:
+                found -= {"dense", "sparse"}
+        if attribute == "tf32":
+            found.discard("tensor")
+        if not found:
+            return ""
+        return ";".join(x for x in QUALIFIERS if x in found)
+
+    def _respectively(self, figures: list[Quantity]) -> list[Draft]:
+        """'V100和A100的FP32分别为15.7和19.5 TFLOPS': the i-th figure to the i-th chip."""
+        m = RESPECTIVELY.search(self.text, self.span.start, self.span.end)
+        if not m:
+            return []
+        chips = [c for c in self.chips if c.end <= m.start()]
+        entities = list(dict.fromkeys(c.entity for c in chips))
+        after = [q for q in figures if q.start >= m.end() and not q.is_range]
+        if len(entities) < 2 or len(after) < len(entities):
+            return []
+        after = after[:len(entities)]
+        unit_q = next((q for q in reversed(after) if q.dimension != "bare"), None)
+        if unit_q is None:
+            return []
+        out = []
+        for entity, q in zip(entities, after):
+            if q.dimension == "bare":  # "15.7和19.5 TFLOPS": the unit is written once
+                q = replace(q, dimension=unit_q.dimension, written=unit_q.written)
+            kw = self._attribute_keyword(replace(q, start=m.start(), end=m.start()))
+            attribute = self._attribute(q, kw)
+            if attribute is None:
+                continue
+            value, exp = in_canonical(q, attribute)
+            if plausible(self.lex, attribute, value):
+                chip = next(c for c in chips if c.entity == entity)
+                out.append(Draft(entity, attribute, q, value, exp, self.span, chip.variant,
+                                 self._operator(q), self._qualifier(q, kw, attribute),
+                                 link="respectively"))
+        return out
+

@@ -1,0 +1,164 @@
+"""One sentence of prose as the linkers see it: its chips, keywords and qualifiers, its
+clauses, which chips it names only as baselines, and which of its figures are no claims."""
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+
+from ..lexicon.lexicon import lexicon_or_default
+from .cues import cue_pattern, cue_value
+from .drafts import Draft
+from .mentions import Mention
+from .nonclaims import not_a_claim
+from .patterns import (ASIDE_PREDECESSOR, AFTER_RATIO, CHIP_JOIN, CLAUSE_PUNCTUATION, FROM,
+                       LABEL_COLON, MODIFIED_COMPARE, OF_AFTER, OWNER_TAIL, LINE_TAIL,
+                       PER_INSTANCE, PER_INSTANCE_BEFORE, PREDECESSOR_TAIL, RATIO_OF, REFUTED,
+                       SAME_AS, STRONG_COMPARE, VENDOR_TAIL, WEAK_COMPARE, WITH)
+from .quantities import Quantity
+from .segment import Span, clause_breaks
+
+
+def in_aside(text: str, start: int, pos: int) -> bool:
+    """Is ``pos`` inside brackets opened on its line after ``start``?"""
+    start = max(start, text.rfind("\n", 0, pos) + 1)
+    part = text[start:pos]
+    return part.count("(") + part.count("（") > part.count(")") + part.count("）")
+
+
+class Sentence:
+    """One sentence's chips, keywords and qualifiers; ``breaks`` (the clause ends) are
+    found when first needed if None."""
+
+    def __init__(self, text, span, chips, keywords, quals, topic, breaks, group=(), lex=None):
+        self.text, self.span, self.chips, self.keywords = text, span, chips, keywords
+        self.lex = lexicon_or_default(lex)
+        self.quals, self.topic, self.breaks, self.group = quals, topic, breaks, list(group)
+        self.all_keywords = keywords
+        self.prev_speedup: Draft | None = None
+        self.figures: list[Quantity] = []  # the sentence's figures (not its ratios)
+        self._starts: list[int] | None = None
+        self._baseline: dict[int, bool] = {}
+        self._exclusions: list[tuple[int, int, str]] | None = None
+        self._refuted_at: int | None = None
+        self._clauses: dict[int, Span] = {}
+        self._cache: dict[str, list[tuple[int, int]]] = {}
+
+    # -- structure ---------------------------------------------------------------
+    def clause(self, pos: int) -> Span:
+        """The clause around ``pos`` (remembered: a figure asks several times)."""
+        span = self._clauses.get(pos)
+        if span is None:
+            if self.breaks is None:
+                self.breaks = clause_breaks(self.text, self.span)
+            i = bisect_left(self.breaks, pos)
+            start = self.breaks[i - 1] + 1 if i else self.span.start
+            end = self.breaks[i] if i < len(self.breaks) else self.span.end
+            span = self._clauses[pos] = Span(start, end)
+        return span
+
+
+    def _positions(self, name: str, pattern: re.Pattern) -> list[tuple[int, int]]:
+        """Where ``pattern`` matches in the sentence (computed once per sentence)."""
+        found = self._cache.get(name)
+        if found is None:
+            start, end = self.span
+            found = self._cache[name] = [(m.start() + start, m.end() + start)
+                                         for m in pattern.finditer(self.text[start:end])]
+        return found
+
+    def _first(self, name: str, pattern: re.Pattern) -> int:
+        found = self._positions(name, pattern)
+        return found[0][1] if found else self.span.end + 1
+
+    def _any_between(self, name: str, pattern: re.Pattern, start: int, end: int) -> bool:
+        for a, b in self._positions(name, pattern):
+            if start <= a and b <= end:
+                return True
+        return False
+
+    def _excluded(self, q: Quantity) -> bool:
+        """Measured, overclocked, forecast figures (anywhere in the clause); per-die ones
+        ("110 per GCD", right around the figure); a MIG slice's memory ("7个10GB的实例");
+        a figure the sentence then calls wrong ("…1.08TB/s，那是算错了"); the figures of
+        :mod:`nonclaims` (per SM, differences, pin speeds, other links, ...)."""
+        if q.dimension == "bytes" and PER_INSTANCE.match(self.text, q.end):
+            return True
+        if not_a_claim(self.lex, self.text, q, self.clause(q.start).start):
+            return True
+        if PER_INSTANCE_BEFORE.search(self.text, max(self.span.start, q.start - 8), q.start):
+            return True
+        if self._exclusions is None:  # once per sentence
+            self._exclusions = [(m.start(), m.end(), cue_value(self.lex, "exclude", m.group()))
+                                for m in cue_pattern(self.lex, "exclude").finditer(
+                                    self.text, self.span.start, self.span.end)]
+            refuted = REFUTED.search(self.text, self.span.start, self.span.end)
+            self._refuted_at = refuted.start() if refuted else None
+        if self._refuted_at is not None and self._refuted_at >= q.end:
+            return True
+        if not self._exclusions:
+            return False
+        clause = self.clause(q.start)
+        for start, end, why in self._exclusions:
+            if not (clause.start <= start and end <= clause.end):
+                continue
+            if why in ("per-die", "io-bandwidth"):
+                if q.end <= start <= q.end + 4 or q.start - 10 <= end <= q.start:
+                    return True
+            elif why != "cpu-baseline":
+                return True
+        return False
+
+
+    # -- baselines ---------------------------------------------------------------
+    def _punctuated_clauses_start(self, pos: int, count: int) -> int:
+        """Where the ``count`` comma-delimited clauses ending at ``pos`` start."""
+        marks = [m.end() for m in CLAUSE_PUNCTUATION.finditer(self.text, self.span.start, pos)]
+        return marks[-count] if len(marks) >= count else self.span.start
+
+    def is_baseline(self, c: Mention) -> bool:
+        """Is this chip named as what something is compared against ("比V100", "是V100的",
+        "与A100相比", "与H100保持一致")?"""
+        if c.start not in self._baseline:
+            self._baseline[c.start] = self._compute_baseline(c)
+        return self._baseline[c.start]
+
+    def _compute_baseline(self, c: Mention) -> bool:
+        head = PREDECESSOR_TAIL.sub("", self.text[max(self.span.start, c.start - 16):c.start])
+        head = VENDOR_TAIL.sub("", head)
+        tail = self.text[max(c.end, c.variant_end):c.end + 16]
+        if LABEL_COLON.match(tail) and not (ASIDE_PREDECESSOR.search(self.text, max(self.span.start, c.start - 8), c.start) and in_aside(self.text, self.span.start, c.start)):
+            return False  # "对比英伟达A100：FP16 312 TFLOPS…": the chip heads what follows
+        before = VENDOR_TAIL.sub("", self.text[max(self.span.start, c.start - 32):c.start])
+        if cue_pattern(self.lex, "predecessor", "$").search(before):
+            return True  # "the previous generation NVIDIA V100", "前代旗舰 RTX 3090"
+        if STRONG_COMPARE.search(OWNER_TAIL.sub("", LINE_TAIL.sub("", before))) \
+                or self._compared_through_modifier(c):
+            return True  # "over the company's older Tesla V100", "比配备 HBM3 的 H100"
+        if (STRONG_COMPARE.search(head) or AFTER_RATIO.search(head) or FROM.search(head)
+                or RATIO_OF.match(tail) or (WEAK_COMPARE.search(head) and OF_AFTER.match(tail))
+                or (WITH.search(head) and SAME_AS.match(tail))):
+            return True
+        # "与H100和H200同系列": a chip joined to a baseline that follows it
+        if not WITH.search(head):
+            return False
+        end = max(c.end, c.variant_end)
+        i = bisect_left(self._chip_starts(), end)
+        later = self.chips[i] if i < len(self.chips) else None
+        return bool(later is not None and later.entity != c.entity
+                    and CHIP_JOIN.match(self.text[end:later.start]) and self.is_baseline(later))
+
+    def _chip_starts(self) -> list[int]:
+        if self._starts is None:
+            self._starts = [c.start for c in self.chips]
+        return self._starts
+    def _compared_through_modifier(self, c: Mention) -> bool:
+        """'比配备 HBM3 的 H100': a comparison word, then a short modifier of the chip (with
+        no other chip in it)."""
+        m = MODIFIED_COMPARE.search(self.text, max(self.span.start, c.start - 24), c.start)
+        return bool(m) and not any(m.start() <= d.start < c.start for d in self.chips)
+
+    def _topic_if_free(self) -> Mention | None:
+        """The topic, when the sentence names no chip of its own (only baselines)."""
+        own = [c for c in self.chips if not c.system and not self.is_baseline(c)]
+        return self.topic if not own else None
+
