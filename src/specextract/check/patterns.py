@@ -128,6 +128,10 @@ VARIANT_GB = re.compile(r"""
     """, re.VERBOSE)
 VARIANT_TOKEN = re.compile(r"[a-z0-9]+")
 
+# --- ratios: a precision word of a speed-up's metric (built per metric, or nothing) -------
+
+NOTHING = re.compile(r"(?!)")                                  # matches nowhere
+
 # --- coverage: the checker's notes on what the table lacks ------------------------------
 
 UNKNOWN_CHIP = re.compile(r"^unknown chip ")

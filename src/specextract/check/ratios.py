@@ -4,13 +4,18 @@ With a metric: the ratio of the two chips' reference values on it, over every pa
 applicable rows (subject row / baseline row). On a precision metric the applicable rows are
 each chip's plain and Tensor rows of that precision, narrowed by the claim's qualifiers as a
 precision claim's are (all rows where that leaves none); for ``compute`` the per-precision
-ratios both chips have, dense against dense. The best (nearest) ratio counts.
-Without a metric: the vendor's published ratios for the pair (marketing_ratios.csv).
+ratios both chips have, dense against dense. Figures are compared like for like: dense with
+dense and sparse with sparse (a chip with no sparse figure has dense ones only), so that
+"H100 1979 sparse / A100 312 dense" is no ratio. The best (nearest) ratio counts.
+Without a metric: the vendor's published ratios for the pair (marketing_ratios.csv). With a
+precision metric one of the chips has no figure for (FP8 on an A100, TF32 on a V100): the
+vendor's ratios for the pair that name that precision ("FP8 4000 sparse vs A100 FP16").
 Each reference value is a ``Candidate``; the checker judges the claim against all of them
 (a ratio unrounded) and reports every speed-up ``expected`` to 3 decimals.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 
@@ -18,6 +23,7 @@ from .reference import Reference, RefRow
 from .rows import COMPUTE, COMPUTE_ATTRIBUTES, OPPOSITE, qualifiers_compatible, select_rows
 from ..codebook import THROUGHPUT_ATTRIBUTES
 from .verdicts import CONFIDENCE_RANK
+from .patterns import NOTHING
 
 RATIO_PLACES = Decimal("0.001")
 
@@ -138,8 +144,38 @@ def metric_pairs(ref: Reference, subject: str, baseline: str, metric: str, varia
     for top_attr, bottom_attr in combos:
         tops = _rows(ref, subject, top_attr, variant, quals, dense_only)
         bottoms = _rows(ref, baseline, bottom_attr, "", quals, dense_only)
-        pairs += [(t, b) for t in tops for b in bottoms]
+        combo = [(t, b) for t in tops for b in bottoms]
+        pairs += combo if diagnose else _like_for_like(combo)
     return pairs
+
+
+def _like_for_like(pairs: list[tuple[RefRow, RefRow]]) -> list[tuple[RefRow, RefRow]]:
+    """Dense with dense, sparse with sparse; every pair where that leaves none (a claim
+    that says sparse, against a chip with no sparse figure)."""
+    return [(t, b) for t, b in pairs if _dense(t) == _dense(b)] or pairs
+
+
+def vendor_candidates(ref: Reference, subject: str, baseline: str,
+                      metric: str = "") -> tuple[Candidate, ...]:
+    """The vendor's published ratios for the pair, each value a candidate; with a
+    ``metric``, only those whose subject or condition names that precision."""
+    named = _precision_word(metric) if metric else None
+    return tuple(Candidate(quantize_ratio(v), r.subject,
+                           f"vendor ratio {r.ratio!r} ({r.subject} vs {r.baseline}): "
+                           f"{r.condition}",
+                           r.source, "", label=f"{r.subject} vs {r.baseline}", exact=v)
+                 for r in ref.ratios(subject, baseline)
+                 if named is None or named.search(f"{r.subject} {r.condition}")
+                 for v in r.values)
+
+
+def _precision_word(metric: str) -> re.Pattern:
+    """'FP8' for fp8, 'FP64' for fp64_tensor; a pattern matching nothing for a metric
+    that is no precision."""
+    if metric not in THROUGHPUT_ATTRIBUTES or metric == COMPUTE:
+        return NOTHING
+    word = metric.split("_")[0]
+    return re.compile(rf"(?<![A-Za-z0-9]){word}(?![0-9])", re.IGNORECASE)
 
 
 def speedup_candidates(ref: Reference, subject: str, baseline: str, metric: str,
@@ -161,12 +197,12 @@ def _speedup_candidates(ref: Reference, subject: str, baseline: str, metric: str
     if metric:
         pairs = metric_pairs(ref, subject, baseline, metric, variant, qualifiers)
         cands = {c.label: c for c in (ratio_candidate(t, b) for t, b in pairs)}
-        note = f"ratio of {subject} to {baseline} on {metric}"
-        return tuple(cands.values()), note if cands else f"no {metric} figures for both chips"
-    cands = tuple(Candidate(quantize_ratio(v), r.subject,
-                            f"vendor ratio {r.ratio!r} ({r.subject} vs {r.baseline}): "
-                            f"{r.condition}",
-                            r.source, "", label=f"{r.subject} vs {r.baseline}", exact=v)
-                  for r in ref.ratios(subject, baseline) for v in r.values)
+        if cands:
+            return tuple(cands.values()), f"ratio of {subject} to {baseline} on {metric}"
+        vendor = vendor_candidates(ref, subject, baseline, metric)
+        if vendor:  # "FP8 six times the A100's": the A100 has no FP8 figure
+            return vendor, f"vendor ratios for the pair (no {metric} figures for both chips)"
+        return (), f"no {metric} figures for both chips"
+    cands = vendor_candidates(ref, subject, baseline)
     return cands, ("vendor ratios for the pair" if cands else
                    f"no metric and no vendor ratio for {subject} vs {baseline}")

@@ -7,6 +7,7 @@ or the other; a row that matches neither way, or lacks a figure, yields nothing.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 
 from .drafts import Draft, plausible
@@ -52,3 +53,23 @@ def compare_draft(first: Draft, second: Draft, q: Quantity, speedup: tuple[Decim
         return None
     return Draft(subject.entity, "speedup", q, value, exp, span, subject.variant,
                  baseline=baseline.entity, metric=first.attribute, link=link)
+
+
+def cell_speedups(found, chip, cell: Span) -> list[Draft]:
+    """Speed-ups written in a table cell of one chip ("算力较 A100 提升 3 倍", "H100 升级版，
+    显存容量提升 76%"): read as a sentence about that chip, the baseline named in the cell."""
+    ratios = [q for q in found.within("quantities", cell.start, cell.end)
+              if q.end <= cell.end and q.dimension in ("ratio", "percent") and not q.is_range]
+    if not ratios or chip.system or chip.kind:
+        return []
+    from .prose import ProseSentence  # the prose linker reads the cell like a sentence
+    ctx = ProseSentence(found.text, cell, found.within("chips", cell.start, cell.end),
+                        found.within("keywords", cell.start, cell.end),
+                        found.within("qualifiers", cell.start, cell.end), chip, None, (),
+                        found.lexicon)
+    out: list[Draft] = []
+    for q in ratios:
+        if not ctx._gain_excluded(q):
+            out.extend(replace(d, link="table-row") for d in ctx._speedups(q, out)
+                       if any(c.entity == d.baseline for c in ctx.chips))
+    return out

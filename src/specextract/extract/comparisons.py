@@ -2,7 +2,7 @@
 
 ``speedup_value`` reads a ratio or percentage in prose as the subject's figure over the
 baseline's: "提升50%" / "高出50%" / "50% faster" are 1.5; "降低12.8%" / "12.8% lower" are
-0.872; "只有 H100 的 20%" / "是H100算力的15%" are 0.2 / 0.15; "N倍" / "Nx" are N, and
+0.872; "只有 H100 的 20%" / "是H100算力的15%" / "30% of the A100's" are 0.2 / 0.15 / 0.3; "N倍" / "Nx" are N, and
 "提升一倍" / "快一倍" (一倍 with a word of increase) is 2. A percentage with none of these
 words around it is no speed-up (a share, a yield, a utilisation).
 """
@@ -20,6 +20,8 @@ FRACTION_HEAD = re.compile(r"(?:是|为|相当于|只有|仅有|仅为|仅|约�
 FRACTION_TAIL = re.compile(r"^\s*+(?:左右|上下)?\s*+(?:[，。,;；）)]|$)")
 ONLY_HEAD = re.compile(r"(?<![A-Za-z])(?:only|just|merely)\s++$", re.IGNORECASE)  # "only 20% of the H100's"
 OF_TAIL = re.compile(r"^\s++of\s", re.IGNORECASE)
+# "30% of the A100's", "a fifth of Nvidia's H100": a share of a model named right after
+OF_CHIP = re.compile(r"^\s++of\s++(?:the\s++)?(?:[A-Z]\w*+['’]s\s++)?[A-Z][A-Za-z]*+\s?\d")
 ONE_FOLD = re.compile(r"(?:提升|提高|增加|增长|快|加快|高出|多出|翻)了?\s*+$")
 
 
@@ -28,10 +30,22 @@ def speedup_value(lex: Lexicon, text: str, q: Quantity, start: int, end: int) ->
     sentence ``text[start:end]`` around it; None when it is no comparison."""
     if q.dimension == "percent":
         return _percent(lex, text, q, start, end)
+    if q.written == "/":  # "仅为 H200 的 1/34", "只有 A100 的一半", "a fifth of the H100's"
+        share = _share_of(text, q, start, end) or OF_TAIL.match(text[q.end:min(end, q.end + 6)])
+        return (q.value, q.precision_exp) if share else None
     if q.written == "x" and q.value == 1 and text[q.end - 1:q.end] == "倍" \
             and ONE_FOLD.search(text, max(start, q.start - 6), q.start):
         return Decimal(2), 0  # "提升一倍": doubled
     return q.value, q.precision_exp
+
+
+def _share_of(text: str, q: Quantity, start: int, end: int) -> bool:
+    """Is figure ``q`` stated as a share of another chip's ("是…的 20%", "only … of")?"""
+    head = text[max(start, q.start - 24):q.start]
+    tail = text[q.end:min(end, q.end + 6)]
+    return bool((FRACTION_HEAD.search(head) and FRACTION_TAIL.match(tail))
+                or (ONLY_HEAD.search(head) and OF_TAIL.match(tail))
+                or OF_CHIP.match(text[q.end:min(end, q.end + 32)]))
 
 
 def _percent(lex: Lexicon, text: str, q: Quantity, start: int, end: int) -> tuple[Decimal, int] | None:
@@ -41,9 +55,6 @@ def _percent(lex: Lexicon, text: str, q: Quantity, start: int, end: int) -> tupl
         return 1 - q.value / 100, exp
     if cue_pattern(lex, "increase").search(near):
         return 1 + q.value / 100, exp
-    head = text[max(start, q.start - 24):q.start]
-    tail = text[q.end:min(end, q.end + 6)]
-    if (FRACTION_HEAD.search(head) and FRACTION_TAIL.match(tail)) \
-            or (ONLY_HEAD.search(head) and OF_TAIL.match(tail)):
+    if _share_of(text, q, start, end):
         return q.value / 100, exp
     return None

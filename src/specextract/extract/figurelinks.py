@@ -267,7 +267,7 @@ class FigureLinks(Sentence):
 
     def _operator(self, q: Quantity) -> str:
         clause = self.clause(q.start)
-        head = self.text[max(clause.start, q.start - 8):q.start]
+        head = self.text[max(clause.start, q.start - 16):q.start]
         m = cue_pattern(self.lex, "op_before", "$").search(head)
         if m:
             return cue_value(self.lex, "op_before", m.group()) or "="

@@ -11,7 +11,14 @@ Each test looks at the text right around one figure, with the cue words of data/
 * thresholds about chips in general: "超出 4800 TOPS 的芯片将被禁止";
 * the whole a part is taken from: "启用了 144 组 SM 中的 128 组" (the full die's count);
 * vague round figures: "上百 TFLOPS", "数百 GB" (a hundred or so is no stated value);
-* compute capabilities glued to "SM": "SM89", "sm_90" (an architecture version, not a count).
+* compute capabilities glued to "SM": "SM89", "sm_90" (an architecture version, not a count);
+* sentences about one unit: "每个 SM 单元中有 64 个 FP32 单元、…和 32 个 FP64 单元" (every
+  figure of a sentence that opens with "每个 SM" / "Each SM", until it turns to the whole
+  chip), "SM中8个 Tensor Core", "每颗大小 4GB" (each one, the unit named before);
+* questions: "怎么突然暴增到 864GB?" (a question asserts nothing);
+* memory clocks: "HBM2E memory … at 1.6 GHz" (a clock after memory words, no core word);
+* per-die figures after "two dies … each with a clock rate of 1.7 GHz";
+* figures of an architecture: "该架构首次引入第四代 Tensor Core", "架构Blackwell，其拥有…".
 """
 from __future__ import annotations
 
@@ -20,24 +27,27 @@ import re
 from ..lexicon.lexicon import Lexicon
 from .cues import cue_pattern
 from .quantities import Quantity
-from .patterns import (AND_ABOVE_AFTER, CACHE_AFTER, CAPABILITY_BEFORE, CLAUSE_END,
-                       DIFFERENCE_SIGN, GENERIC_CHIPS_AFTER, LIMIT_BEFORE, THRESHOLD_BEFORE,
-                       VAGUE_BEFORE, WHOLE_OF_PART)
+from .patterns import (AND_ABOVE_AFTER, ARCHITECTURE_SUBJECT, CACHE_AFTER, CAPABILITY_BEFORE,
+                       CLAUSE_END, COMPARED_GAP, CORE_CLOCK_WORD, DIFFERENCE_SIGN, EACH_ONE,
+                       EACH_PART, EACH_WORD, GENERIC_CHIPS_AFTER, LIMIT_BEFORE, MEMORY_WORD,
+                       OPENING, THRESHOLD_BEFORE, VAGUE_BEFORE, WHOLE_OF_PART)
 
 PIN_SPEED_MAX = 5  # GB/s: a figure in Gb/s below this is a per-pin data rate
 PER_UNIT_REACH = 40   # characters before a figure where "每个 SM" can be about it
 LINK_REACH = 80       # characters before a figure where an interconnect's name can be
+CONTEXT_REACH = 80    # characters before a figure where memory or architecture words count
+QUESTION_REACH = 120  # characters around a figure where a question word counts
 
 
 def _per_unit_before(lex: Lexicon) -> re.Pattern:
     units = cue_pattern(lex, "unit_part").pattern
-    return re.compile(rf"(?:每|单)\s*+(?:一\s*+)?(?:(?:个|组|条|颗|块|路)\s*+)?(?:{units})"
+    return re.compile(rf"(?:每|单|單)\s*+(?:一\s*+)?(?:(?:个|個|组|組|条|條|颗|顆|块|塊|路)\s*+)?(?:{units})"
                       rf"|(?<![A-Za-z])(?:per|each|every)\s+(?:{units})", re.IGNORECASE)
 
 
 def _per_unit_after(lex: Lexicon) -> re.Pattern:
     units = cue_pattern(lex, "unit_part").pattern
-    return re.compile(rf"^[^，。,;；()（）\n]{{0,20}}?(?:(?<![A-Za-z])per\s+|/\s*|每\s*(?:个|组|条|颗)?\s*)"
+    return re.compile(rf"^(?:(?![.!?]\s)[^，。,;；()（）\n]){{0,20}}?(?:(?<![A-Za-z])per\s+|/\s*|每\s*(?:个|個|组|組|条|條|颗|顆)?\s*)"
                       rf"(?:MIG\s++)?(?:{units})", re.IGNORECASE)
 
 
@@ -51,12 +61,20 @@ def per_unit(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> bool:
 
 
 def difference(lex: Lexicon, text: str, q: Quantity) -> bool:
-    """'低了 17 TFLOPS', '多了1280亿个', '+1100 MHz': a gap between two figures (a
-    percentage is a speed-up and is read elsewhere)."""
+    """'低了 17 TFLOPS', '低了约130W', '比 A 的 800 亿多 1280 亿', '+1100 MHz': a gap
+    between two figures (a percentage is a speed-up and is read elsewhere)."""
     if q.dimension in ("percent", "ratio"):
         return False
-    head = text[max(0, q.start - 8):q.start]
-    return bool(cue_pattern(lex, "difference", "$").search(head) or DIFFERENCE_SIGN.search(head))
+    head = text[max(0, q.start - 12):q.start]
+    return bool(lex.built(_difference_before).search(head) or DIFFERENCE_SIGN.search(head)
+                or text.find("比", max(0, q.start - 40), q.start) >= 0
+                and COMPARED_GAP.search(text, max(0, q.start - 40), q.start) is not None)
+
+
+def _difference_before(lex: Lexicon) -> re.Pattern:
+    """A difference word right before a figure, maybe with an operator between ("低了约")."""
+    gap, ops = cue_pattern(lex, "difference").pattern, cue_pattern(lex, "op_before").pattern
+    return re.compile(rf"(?:{gap})\s*+(?:(?:{ops})\s*+)?$", re.IGNORECASE)
 
 
 def pin_speed(q: Quantity) -> bool:
@@ -77,7 +95,7 @@ def other_link(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> bool:
 
 def cache(text: str, q: Quantity) -> bool:
     """'40GB的高速缓存': a cache other than L2 (an L2 figure has its own keyword)."""
-    return q.dimension == "bytes" and bool(CACHE_AFTER.match(text[q.end:q.end + 12]))
+    return q.dimension == "bytes" and bool(CACHE_AFTER.match(text[q.end:q.end + 24]))
 
 
 def threshold(text: str, q: Quantity) -> bool:
@@ -106,8 +124,92 @@ def capability(text: str, q: Quantity) -> bool:
             and bool(CAPABILITY_BEFORE.search(text[max(0, q.start - 4):q.start])))
 
 
-def not_a_claim(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> str:
-    """Why the figure is no claim ('' when it may be one)."""
+def _unit_patterns(lex: Lexicon) -> tuple[re.Pattern, re.Pattern, re.Pattern]:
+    """(a sentence opening on one unit, a unit right before the figure, the whole chip)."""
+    units = cue_pattern(lex, "unit_part").pattern
+    opening = re.compile(rf"{OPENING}(?:(?:每|单)\s*+(?:一\s*+)?(?:(?:个|個|组|組|条|條|颗|顆|块|塊|路)\s*+)?"
+                         rf"|(?<![A-Za-z])(?:per|each|every)\s++)(?:{units})", re.IGNORECASE)
+    inside = re.compile(rf"(?<![\s\d一二两兩三四五六七八九十个個组組颗顆块塊])\s*+(?:{units})\s*+"
+                        rf"(?:中|内|內|里|裡)\s*+(?:有|包含|含有|集成了?|配备了?|配備了?)?\s*+$",
+                        re.IGNORECASE)
+    return opening, inside, cue_pattern(lex, "whole_chip")
+
+
+def unit_sentence(lex: Lexicon, text: str, q: Quantity, sentence_start: int,
+                  chips: tuple[int, ...] = ()) -> bool:
+    """A figure of a sentence that opens with "每个 SM" / "Each SM" (and has not turned to
+    the whole chip or named a chip before it: "整个芯片", "in total", "the H100 has"), or
+    one right after "SM中"."""
+    opening, inside, whole = lex.built(_unit_patterns)
+    if inside.search(text, max(sentence_start, q.start - 16), q.start):
+        return True
+    found = opening.match(text, sentence_start, q.start)
+    return bool(found) and not whole.search(text, found.end(), q.start) and not any(
+        found.end() <= c < q.start for c in chips)
+
+
+def each_one(text: str, q: Quantity) -> bool:
+    """'每颗大小 4GB', '每个容量为16GB': each one of the parts named before, not the chip."""
+    return q.dimension in ("bytes", "bandwidth") and bool(
+        EACH_ONE.search(text, max(0, q.start - 12), q.start))
+
+
+def question(lex: Lexicon, text: str, q: Quantity, sentence: tuple[int, int]) -> bool:
+    """A figure in a question ("怎么会有 864GB?", "why would it need 600W?") is asserted by
+    no one: the sentence ends in a question mark and asks (a question word)."""
+    start, end = sentence
+    last = end - 1
+    while last > q.end and text[last].isspace():
+        last -= 1
+    if last < q.end or text[last] not in "?？":
+        return False
+    return bool(cue_pattern(lex, "question").search(
+        text, max(start, q.start - QUESTION_REACH), min(end, q.end + QUESTION_REACH)))
+
+
+def memory_clock(text: str, q: Quantity, clause_start: int) -> bool:
+    """'eight stacks of HBM2E memory … at 1.6 GHz': a clock after memory words in its clause,
+    with no core or boost word between, is the memory's."""
+    if q.dimension != "frequency":
+        return False
+    last = None
+    for last in MEMORY_WORD.finditer(text, max(clause_start, q.start - CONTEXT_REACH), q.start):
+        pass
+    return last is not None and not CORE_CLOCK_WORD.search(text, last.end(), q.start)
+
+
+def each_part(text: str, q: Quantity, sentence_start: int) -> bool:
+    """'two compute dies, each with a clock rate of 1.7 GHz': a figure of each die."""
+    start = max(sentence_start, q.start - 120)
+    return EACH_WORD.search(text, max(start, q.start - 44), q.start) is not None and \
+        EACH_PART.search(text, start, q.start) is not None
+
+
+def architecture(text: str, q: Quantity, clause_start: int) -> bool:
+    """'该架构首次引入第四代Tensor Core', '芯片架构Blackwell，其拥有2080亿个晶体管': a figure
+    of an architecture, not of a chip."""
+    start = max(0, q.start - CONTEXT_REACH, min(clause_start, q.start - 16))
+    if text.find("架", start, q.start) < 0 and text.find("rchitecture", start, q.start) < 0:
+        return False  # (a quick test first: most figures have neither word before them)
+    return bool(ARCHITECTURE_SUBJECT.search(text, start, q.start))
+
+
+def not_a_claim(lex: Lexicon, text: str, q: Quantity, clause_start: int,
+                sentence: tuple[int, int] | None = None, chips: tuple[int, ...] = ()) -> str:
+    """Why the figure is no claim ('' when it may be one); ``sentence`` (start, end) is
+    the figure's sentence, for the tests that read all of it, ``chips`` where its chip
+    names start."""
+    s_start = sentence[0] if sentence else clause_start
+    if unit_sentence(lex, text, q, s_start, chips) or each_one(text, q):
+        return "per-unit"
+    if sentence is not None and question(lex, text, q, sentence):
+        return "question"
+    if memory_clock(text, q, clause_start):
+        return "memory-clock"
+    if each_part(text, q, s_start):
+        return "per-die"
+    if architecture(text, q, clause_start):
+        return "architecture"
     for why, test in (("per-unit", lambda: per_unit(lex, text, q, clause_start)),
                       ("difference", lambda: difference(lex, text, q)),
                       ("pin-speed", lambda: pin_speed(q)),

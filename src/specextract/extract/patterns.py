@@ -123,20 +123,17 @@ SHARED_UNIT_BEFORE = re.compile(r"^[ \t]*+\*?[ \t]*+(?:\||/|、|和|与|及|(?i:
 SHARED_UNIT_AFTER = re.compile(r"^\*?[ \t]*+[(（][ \t]*+$")
 QUANTITY_PAIR_JOIN = re.compile(r"^[ \t]*+\*?[ \t]*+[|/][ \t]*+$")
 NEWLINE = re.compile("\n")                 # line ends, to tell a pipe-table row
-FOUNDRY_NODE = re.compile(r"""
-    (?:TSMC|台积电|Samsung|三星)           # the foundry
-    [\s']*(?:s\s+)?                       # "TSMC's "
-    (?P<n>[3-9])(?:NP|N)(?![a-z0-9])      # "4N", "4NP": the node
-    """, re.VERBOSE)
+FOUNDRY = r"(?:TSMC|台积电|台積電|Samsung|三星)[\s']*+(?:s\s++)?+"
+NODE_WORD = r"\s*+(?:工艺|工藝|制程|製程|(?i:process|node))"
+FOUNDRY_NODE = re.compile(  # "TSMC 4N", "台积电 N4P", "4NP 工艺", "N5 制程"
+    rf"{FOUNDRY}(?P<n>[3-9])(?:NP|N)(?![a-z0-9])|{FOUNDRY}N(?P<m>[3-9])[PEX]?(?![A-Za-z0-9])"
+    rf"|(?<![A-Za-z0-9])(?P<k>[3-9])NP?(?={NODE_WORD})|(?<![A-Za-z0-9])N(?P<j>[3-9])[PEX]?(?={NODE_WORD})")
 
 # === nonclaims: figures that are no spec claim ==========================================
 
 DIFFERENCE_SIGN = re.compile(r"(?<![\w.])[+＋]\s*+$")              # "+1100 MHz"
-CACHE_AFTER = re.compile(r"""
-    ^\s*+(?:的\s*+)?
-    (?:(?:高速|一级|三级|L1|L3)\s*+)?    # a cache other than L2
-    (?:缓存|cache)
-    """, re.IGNORECASE | re.VERBOSE)
+CACHE_AFTER = re.compile(r"^\s*+(?:的\s*+)?(?:(?:高速|一级|一級|三级|三級|L1|L3|Infinity)\s*+)?(?:缓存|緩存|快取|cache)",
+                         re.IGNORECASE)
 GENERIC_CHIPS_AFTER = re.compile(r"""
     ^\s*+(?:(?:以上|及以上)\s*+)?         # "以上"
     的\s*+(?:芯片|GPU|产品|显卡|加速器|处理器)   # "的芯片": chips in general
@@ -157,6 +154,21 @@ AND_ABOVE_AFTER = re.compile(r"""
       | (?i: or\s++(?:more|above) | and\s++above ) )
     """, re.VERBOSE)
 
+COMPARED_GAP = re.compile(r"比[^，。,;；比]{1,30}?(?<![最至更很许許])(?:多出?|少|高出?|低)\s*+(?:了\s*+)?"
+                          r"(?:约|約|近|超过|超過)?\s*+$")  # "比 H100 的 800 亿多 1280 亿"
+OPENING = r"(?:<\w{1,4}>|[\W_]){0,12}+"  # list marks, bullets, leftover tags before a sentence
+MEMORY_WORD = re.compile(r"HBM|GDDR|(?<![A-Za-z])memory|VRAM|显存|顯存|内存|記憶體|记忆体", re.IGNORECASE)
+CORE_CLOCK_WORD = re.compile(r"boost|加速|核心|(?<![A-Za-z])(?:core|GPU|shader|graphics|engine|game)"
+                             r"|游戏频率|遊戲頻率", re.IGNORECASE)
+EACH_WORD = re.compile(r"(?<![A-Za-z])(?i:each)(?![A-Za-z])")
+EACH_PART = re.compile(r"(?<![a-z])(?:two|three|four|eight|\d)\s++(?:[a-z]++\s++)?"
+                       r"(?:chips|dies|chiplets|gcds|xcds|tiles)(?![a-z])[^.;。；]{0,60}?"
+                       r"(?<![a-z])each(?![a-z])[^.;。；]{0,40}$", re.IGNORECASE)
+ARCHITECTURE_SUBJECT = re.compile(r"(?:该|該|此|这一|這一|这个|這個)\s*+架[构構]|(?i:(?<![a-z])(?:this|that)\s++architecture)"
+                                  r"|架[构構]\s*+[A-Z][A-Za-z]++\s*+[,，]\s*+(?:其|它)")
+EACH_ONE = re.compile(r"(?:每|单)\s*+(?:一\s*+)?(?:个|個|颗|顆|块|塊|组|組)\s*+(?:的\s*+)?"
+                      r"(?:大小|容量|带宽|頻寬|频宽)?\s*+(?:为|為|是|有|达|達)?\s*+$")
+
 # === relabel: a figure's label read again ===============================================
 
 RELABEL_LABEL_GAP = re.compile(r"[\s:：=为是有达约]*+")
@@ -167,6 +179,8 @@ COMPARE_START = re.compile(r"""
     (?: 低于|高于|不及|不如|超过|多于|少于
       | (?i:lower\ than|higher\ than|less\ than|more\ than|than|compared) )
     """, re.VERBOSE)
+NOUN_AFTER = re.compile(r"(?<!\s)\s*+[A-Za-z\u3400-\u9fff]")
+TENSOR_AFTER = re.compile(r"(?<!\s)\s*+(?:Tensor|张量|張量|TC(?![A-Za-z]))", re.IGNORECASE)
 
 # === prose linking: a figure's label (figurelinks.py) ===================================
 
@@ -226,6 +240,8 @@ GROUP_REF = re.compile(r"""
 BOTH = re.compile(r"""
     都 | 均 | 同样 | 同为 | 皆 | both | all\s
     | ^ \s* (?: 则 )? (?: 支持 | 采用 | 升级到 | 搭载 | 配备 | 使用 )""", I | V)
+# a gain said of several attributes at once: "FP16 与 FP8 都比 H200 高出 30%"
+ALL_OF = re.compile(r"都 | 均 | 皆 | (?i: \b both \b | \b all \b )", V)
 # between a chip and the figure it owns: "A100 的 80GB", "the H100's 3.35 TB/s"
 POSSESSIVE = re.compile(r"^ \s* (?: 's | ’s | 的 | 嘅 | [（(] ) \s* (?: 每秒 \s* )? $", V)
 # "H100 的 80GB、3.35TB/s": the chip's list
@@ -239,6 +255,10 @@ PER_INSTANCE = re.compile(r"""
 PER_INSTANCE_BEFORE = re.compile(r"""
     (?: 每个 | 每一个 | 单个 ) (?: MIG )? 实例 \s* (?: 有 | 为 | 是 )? \s* $
     | (?: per | each ) \  (?: MIG\  )? instance \s* $""", I | V)
+# the start of a clause that only goes on with a list: ", 170 W mean and 192 W maximum"
+LIST_GAP = re.compile(r"""
+    [\s,，、]*+                              # the break and spaces
+    (?: (?: and | 和 | 及 | 以及 | 与 | 與 ) \s*+ )?""", V)
 # a figure the sentence then calls wrong: "…1.08TB/s，那是算错了"
 # (case matters only for the English words: scoping the flag to them keeps the scan quick)
 REFUTED = re.compile(r"""
@@ -258,7 +278,7 @@ ASIDE_OPEN = re.compile(r"[(（]", V)
 
 # "前代", "the previous": words between a comparison word and its chip
 PREDECESSOR_TAIL = re.compile(r"""
-    (?: (?: 前代 | 上一代 | 前一代 | 上代 | 之前的? | 以前的? )
+    (?: (?: 前代 | 上一代 | 前一代 | 上代 | 之前的? | 以前的? | 初代 | 第一代 )
         (?: 旗舰 | 产品 | 显卡 | 芯片 )?
       | the\s+previous | the | its )
     \s* $""", I | V)
@@ -270,7 +290,22 @@ STRONG_COMPARE = re.compile(r"""
 # "比配备 HBM3 的 H100", "相较于采用 4nm 的 H100": a comparison word, a short modifier ending in 的
 MODIFIED_COMPARE = re.compile(r"""
     (?: 比 | 相比 | 相较于? | 较 | 对比 | 对照 )
-    [^，。,;；!?！？比较]{1,16}? 的 \s*+ $""", V)
+    [^，。,;；!?！？比较]{1,16}? 的 \s*+ (?: 初代 | 第一代 )? \s*+ $""", V)
+# "而对比落后一代，配备 HBM2E 的 A100": a comparison word opening its clause, a modifier
+# that may run over one comma, ending in 的
+LEAD_MODIFIED_COMPARE = re.compile(r"""
+    (?: ^ | (?<= [，,。；;：:\s] ) ) (?: 而 | 但 | 若 | 再 )?
+    (?: 对比 | 相比于? | 相较于? | 比起 )
+    [^，。,;；!?！？比较]{1,12}? [，,]? [^，。,;；!?！？比较]{1,12}? 的 \s*+ $""", V)
+# "与 Pascal P100 GPU 相比": a capitalised family word before a chip, "GPU" after it
+NAME_WORD_TAIL = re.compile(r"(?<![A-Za-z])[A-Z][a-z]{2,12}+\s*+$")
+GPU_LEAD = re.compile(r"^\s*+GPU(?![A-Za-z])")
+# "H100 升级版": the chip named is what the subject upgrades (its baseline)
+UPGRADE_OF = re.compile(r"(?<!\s) \s*+ (?: 升级 | 增强 | 加强 | 改进 ) 版", V)
+# "与上一代采用 GDDR6 的 T4 相比": with-word, a short modifier ending in 的 (a 相比 must follow the chip)
+WITH_MODIFIED = re.compile(r"""
+    (?: 与 | 和 | 跟 | 同 )
+    [^，。,;；!?！？与和跟同]{1,16}? 的 \s*+ $""", V)
 # "(前代3090: 10496个)": an aside naming the chip before as its predecessor
 ASIDE_PREDECESSOR = re.compile(r"""
     [(（] \s*+
@@ -332,6 +367,9 @@ METRIC_AFTER = re.compile(r"""
     (?: (?: increase | improvement | boost | gain | jump ) \s++ in \s++ )?
     (?: the | its | their | in | of | on | 的 | 更高的 | 更大的 )?
     \s*+ $""", I | V)
+# "30% of the A100's memory bandwidth": the share's chip, between the figure and the metric
+OF_CHIP_GAP = re.compile(r"^ \s*+ of \s++ (?: the \s++ )? $", I | V)
+POSSESSIVE_GAP = re.compile(r"^ (?: ['’] s )? \s*+ $", V)
 # a gain stated without its baseline: "3 倍的性能提升", "5x faster", "翻倍"
 IMPLICIT_GAIN = re.compile(r"""
     (?<![\d.]) [\d.]++ \s*+ 倍 的? (?: 性能 )? 提升
@@ -340,7 +378,9 @@ IMPLICIT_GAIN = re.compile(r"""
     | (?: doubles | triples | doubled | tripled ) \s++ the
     | 加倍 | 翻倍 | 翻了?一?番""", I | V)
 # "性能提高20倍"
-GAIN_BEFORE = re.compile(r"(?: 提升 | 提高 | 增加 | 加快 | 增长 ) 了? \s*+ (?: 约 | 近 | 高达 | 达 )? \s*+ $", V)
+GAIN_BEFORE = re.compile(r"(?: 提升 | 提高 | 增加 | 加快 | 增长 ) 了? \s*+ (?: 约为? | 近 | 高达 | 可达 | 达到? | 为 | 至 )? \s*+ $", V)
+# "2.5 times the Volta", "3x Ampere's": the word after a ratio (an architecture, if listed)
+ARCH_AFTER = re.compile(r"(?<!\s)\s*+(?:the\s++|that\s++of\s++(?:the\s++)?)?([A-Za-z]++)")
 # "Volta 架构", "Hopper GPU": an architecture named as the baseline
 ARCH_SUFFIX = re.compile(r"""
     架构
@@ -354,6 +394,25 @@ PRONOUN_BASELINE = re.compile(r"""
 INCREASE_IN = re.compile(r"^ \s*+ (?: increase | improvement | boost | jump | gain ) \s++ in \s", I | V)
 # "8x A100": a count of cards, not a ratio
 CARDS_AFTER = re.compile(r"\s? (?: [A-Z] | \d )", V)
+# a 'total' word right before a gain: "总共增加了 12 倍" (the overall gain, no system total)
+GAIN_LEAD = re.compile(r"(?<!\s) \s*+ (?: 增加 | 提升 | 提高 | 增长 | 加快 | 快 | increase | improvement | gain )", I | V)
+# "与 V100 相比，": a baseline framing the rest of the sentence
+FRAMING_TAIL = re.compile(r"(?<!\s) \s*+ (?: GPU \s*+ )? (?: 相比 | 相较 | 比较 | 对比 ) (?: 之下 | 而言 )? \s*+ [，,]", V)
+# "FP32 的性能": between a precision and the performance word it owns
+OWN_WORD = re.compile(r"\s*+ (?: 的 \s*+ )?", V)
+# "TF32 (single precision …)": between a keyword and one in parentheses glossing it
+GLOSS = re.compile(r"(?<!\s) \s*+ [(（] \s*+", V)
+
+# === fractionwords: fractions written as words or "/" ===================================
+
+# "H200 的 1/34", "五分之一", "一半", "a third of"
+FRACTION = re.compile(r"""
+    (?<= 的 ) \s*+ (?P<a> \d{1,3} ) \s*+ / \s*+ (?P<b> \d{1,4} ) (?! [\d./%] | \s*+ [A-Za-z] )
+    | (?P<cb> [一二两三四五六七八九十百]{1,3} ) 分之 (?P<ca> [一二三四五六七八九十]{1,2} )
+    | (?P<half> 一半 )
+    | (?<! [A-Za-z] ) (?i: (?: a | one ) [\s-] (?P<w> half | third | quarter | fourth | fifth
+                                                     | sixth | eighth | tenth ) \s++ of ) \b
+    """, re.VERBOSE)
 
 # === claims: the whole document =========================================================
 

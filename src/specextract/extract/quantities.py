@@ -16,6 +16,7 @@ from functools import lru_cache
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from ..lexicon.trie import FLEX_ONE, plain_trie, scan
 from ..lexicon.units import unit_rows
+from .fractionwords import fraction_values
 from .numbers import (MAGNITUDES, ORDINAL_WORDS, WORD_NUMBERS, Number, parse_arabic,
                        parse_cjk, scale, times)
 from .patterns import (ARABIC, CJK_NUM, FLOP_WORDS, FOUNDRY_NODE, NEWLINE, ORDINAL_PATTERNS,
@@ -133,7 +134,7 @@ def find_quantities(text: str, regions=None, lexicon: Lexicon | None = None) -> 
         q = _quantity(text, m, units)
         if q is not None:
             out.append(q)
-    special = _ordinals(text, regions) + _node_names(text, regions)
+    special = _ordinals(text, regions) + _node_names(text, regions) + _fractions(text, regions)
     if special:  # "PCIe 4.0" is an ordinal and "TSMC 4N" a node, not the numbers 4.0 and 4
         out = [q for q in out if not _overlaps_any(q, special)]
     out.extend(special)
@@ -306,10 +307,21 @@ def _ordinals(text: str, regions=None) -> list[Quantity]:
 
 
 def _node_names(text: str, regions=None) -> list[Quantity]:
-    """A foundry's node name ("TSMC 4N", "Samsung 8N"): the process node in nm."""
-    return [Quantity(m.start("n"), m.end(), Decimal(m.group("n")), 0, "length", "N",
-                     m.start("n"), m.end("n"))
-            for m in scan(FOUNDRY_NODE, text, regions)]
+    """A foundry's node name ("TSMC 4N", "Samsung 8N", "台积电 N5", "4NP 工艺"): the process
+    node in nm."""
+    out = []
+    for m in scan(FOUNDRY_NODE, text, regions):
+        group = next(g for g in ("n", "m", "k", "j") if m.group(g))
+        start = m.start(group) - (1 if group in ("m", "j") else 0)  # "N4": the N is the name's
+        out.append(Quantity(start, m.end(), Decimal(m.group(group)), 0, "length", "N",
+                            m.start(group), m.end(group)))
+    return out
+
+
+def _fractions(text: str, regions=None) -> list[Quantity]:
+    """"H200 的 1/34", "五分之一", "一半": ratios written "/" (see :mod:`fractionwords`)."""
+    return [Quantity(start, end, value, -6, "ratio", "/", start, end)
+            for start, end, value in fraction_values(text, regions)]
 
 
 def _ratio_words(text: str, regions=None) -> list[Quantity]:

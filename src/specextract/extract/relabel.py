@@ -2,6 +2,8 @@
 
 Two rules, each keyed to words of ``context_words.tsv``:
 
+* a Tensor Core generation whose ordinal names something else ("第四代Tensor Core和第三代RT
+  Core": the 第三代 is the RT Core's) is dropped;
 * a figure right after a label that names no claim ("显存频率:1215MHz", "纹理单元 160"), or a
   count right before one ("80个光线追踪核心"), is dropped: a shorter keyword near it
   ("频率", "核心") would otherwise give it an attribute;
@@ -18,8 +20,9 @@ from decimal import Decimal
 
 from ..lexicon.lexicon import Lexicon
 from .drafts import Draft, Found
-from .patterns import (COMPARE_START, RELABEL_CLAUSE_BREAK as CLAUSE_BREAK,
-                       RELABEL_COUNT_GAP as COUNT_GAP, RELABEL_LABEL_GAP as LABEL_GAP)
+from .patterns import (COMPARE_START, NOUN_AFTER, RELABEL_CLAUSE_BREAK as CLAUSE_BREAK,
+                       RELABEL_COUNT_GAP as COUNT_GAP, RELABEL_LABEL_GAP as LABEL_GAP,
+                       TENSOR_AFTER)
 
 LINK_WINDOW = 300  # how far before the sentence a named NVLink still counts
 MAX_LABEL_GAP = 6
@@ -40,7 +43,7 @@ def relabel(found: Found, drafts: list[Draft]) -> list[Draft]:
     words = found.lexicon.built(_patterns)
     out = []
     for d in drafts:
-        if _blocked(found.text, d, words["no_claim_label"]):
+        if _blocked(found.text, d, words["no_claim_label"]) or _other_generation(found.text, d):
             continue
         if d.attribute == "memory_bandwidth" and _link_bandwidth(found.text, d, words):
             d = replace(d, attribute="nvlink_bandwidth")
@@ -79,6 +82,13 @@ def _blocked(text: str, d: Draft, labels: re.Pattern) -> bool:
         gap = COUNT_GAP.match(text, q.end)
         return labels.match(text, gap.end()) is not None
     return False
+
+
+def _other_generation(text: str, d: Draft) -> bool:
+    """Is a Tensor Core generation's ordinal followed by the name of another part?"""
+    end = d.quantity.end
+    return (d.attribute == "tensor_core_gen" and NOUN_AFTER.match(text, end) is not None
+            and TENSOR_AFTER.match(text, end) is None)
 
 
 def _clause(text: str, start: int, end: int, lo: int, hi: int) -> tuple[int, int]:

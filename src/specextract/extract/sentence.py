@@ -11,11 +11,16 @@ from .drafts import Draft
 from .mentions import Mention
 from .nonclaims import not_a_claim
 from .patterns import (ASIDE_PREDECESSOR, AFTER_RATIO, CHIP_JOIN, CLAUSE_PUNCTUATION, FROM,
-                       LABEL_COLON, MODIFIED_COMPARE, OF_AFTER, OWNER_TAIL, LINE_TAIL,
+                       LABEL_COLON, LIST_GAP, MODIFIED_COMPARE, OF_AFTER, OWNER_TAIL, LINE_TAIL,
                        PER_INSTANCE, PER_INSTANCE_BEFORE, PREDECESSOR_TAIL, RATIO_OF, REFUTED,
-                       SAME_AS, STRONG_COMPARE, VENDOR_TAIL, WEAK_COMPARE, WITH)
+                       SAME_AS, STRONG_COMPARE, VENDOR_TAIL, WEAK_COMPARE, WITH,
+                       WITH_MODIFIED, LEAD_MODIFIED_COMPARE, UPGRADE_OF,
+                       NAME_WORD_TAIL, GPU_LEAD)
 from .quantities import Quantity
 from .segment import Span, clause_breaks
+
+
+OUTCOMES = ("measured", "overclocked", "benchmark")  # exclude cues that reach the clause before
 
 
 def in_aside(text: str, start: int, pos: int) -> bool:
@@ -38,6 +43,8 @@ class Sentence:
         self.figures: list[Quantity] = []  # the sentence's figures (not its ratios)
         self._starts: list[int] | None = None
         self._baseline: dict[int, bool] = {}
+        self._chip_starts_t: tuple[int, ...] | None = None
+        self._figure_starts: list[int] | None = None
         self._exclusions: list[tuple[int, int, str]] | None = None
         self._refuted_at: int | None = None
         self._clauses: dict[int, Span] = {}
@@ -77,13 +84,18 @@ class Sentence:
         return False
 
     def _excluded(self, q: Quantity) -> bool:
-        """Measured, overclocked, forecast figures (anywhere in the clause); per-die ones
-        ("110 per GCD", right around the figure); a MIG slice's memory ("7个10GB的实例");
+        """Measured, overclocked, forecast figures (anywhere in the clause; measured and
+        overclocked ones also when the next clause says so of them); per-die ones and a
+        power connector's rating ("110 per GCD", "接口供电(上限 600W)", right around the
+        figure); a MIG slice's memory ("7个10GB的实例");
         a figure the sentence then calls wrong ("…1.08TB/s，那是算错了"); the figures of
         :mod:`nonclaims` (per SM, differences, pin speeds, other links, ...)."""
         if q.dimension == "bytes" and PER_INSTANCE.match(self.text, q.end):
             return True
-        if not_a_claim(self.lex, self.text, q, self.clause(q.start).start):
+        if self._chip_starts_t is None:
+            self._chip_starts_t = tuple(c.start for c in self.chips)
+        if not_a_claim(self.lex, self.text, q, self.clause(q.start).start, self.span,
+                       self._chip_starts_t):
             return True
         if PER_INSTANCE_BEFORE.search(self.text, max(self.span.start, q.start - 8), q.start):
             return True
@@ -100,14 +112,47 @@ class Sentence:
         clause = self.clause(q.start)
         for start, end, why in self._exclusions:
             if not (clause.start <= start and end <= clause.end):
+                if why in OUTCOMES and (self._outcome_after(q, clause, start)
+                                        or self._outcome_list(q, clause, end)):
+                    return True
                 continue
-            if why in ("per-die", "io-bandwidth"):
+            if why in ("per-die", "io-bandwidth", "connector"):
                 if q.end <= start <= q.end + 4 or q.start - 10 <= end <= q.start:
                     return True
             elif why != "cpu-baseline":
                 return True
         return False
 
+
+    def _outcome_after(self, q: Quantity, clause: Span, cue: int) -> bool:
+        """'为了达成 100 TFLOPs，试着解锁功率限制': a measuring or overclocking word in the next
+        clause, which states no figure of its own of the same kind, is about this figure."""
+        if clause.end >= self.span.end or q.dimension in ("ratio", "percent"):
+            return False
+        after = self.clause(clause.end + 1)
+        return after.start <= cue < after.end and not any(
+            f.dimension == q.dimension for f in self._figures_in(after.start, after.end))
+
+    def _figures_in(self, start: int, end: int) -> list[Quantity]:
+        """The sentence's figures that start in [start, end)."""
+        if self._figure_starts is None or len(self._figure_starts) != len(self.figures):
+            self._figure_starts = [f.start for f in self.figures]
+        return self.figures[bisect_left(self._figure_starts, start):bisect_left(self._figure_starts, end)]
+
+    def _outcome_list(self, q: Quantity, clause: Span, cue_end: int) -> bool:
+        """'measured power of 90 W minimum, 170 W mean and 192 W maximum': a clause that
+        only goes on with the list of measured figures of the clause before (and names no
+        attribute of its own)."""
+        if clause.start <= self.span.start or q.dimension in ("ratio", "percent"):
+            return False
+        before = self.clause(clause.start - 2)
+        if not before.start <= cue_end <= before.end:
+            return False
+        listed = [f for f in self._figures_in(cue_end, before.end) if f.dimension == q.dimension]
+        first = next(iter(self._figures_in(clause.start, clause.end)), None)
+        named = any(clause.start <= k.start < clause.end for k in self.keywords)
+        return bool(listed) and not named and first is not None and first.dimension == q.dimension \
+            and LIST_GAP.fullmatch(self.text, clause.start, first.start) is not None
 
     # -- baselines ---------------------------------------------------------------
     def _punctuated_clauses_start(self, pos: int, count: int) -> int:
@@ -135,9 +180,10 @@ class Sentence:
                 or self._compared_through_modifier(c):
             return True  # "over the company's older Tesla V100", "比配备 HBM3 的 H100"
         if (STRONG_COMPARE.search(head) or AFTER_RATIO.search(head) or FROM.search(head)
-                or RATIO_OF.match(tail) or (WEAK_COMPARE.search(head) and OF_AFTER.match(tail))
-                or (WITH.search(head) and SAME_AS.match(tail))):
-            return True
+                or RATIO_OF.match(tail) or UPGRADE_OF.match(tail) or (WEAK_COMPARE.search(head) and OF_AFTER.match(tail))
+                or (WITH.search(head) and SAME_AS.match(tail))
+                or (SAME_AS.match(GPU_LEAD.sub("", tail)) and WITH.search(NAME_WORD_TAIL.sub("", head)))):
+            return True  # "与 Pascal P100 GPU 相比": a family word before, GPU after
         # "与H100和H200同系列": a chip joined to a baseline that follows it
         if not WITH.search(head):
             return False
@@ -152,9 +198,14 @@ class Sentence:
             self._starts = [c.start for c in self.chips]
         return self._starts
     def _compared_through_modifier(self, c: Mention) -> bool:
-        """'比配备 HBM3 的 H100': a comparison word, then a short modifier of the chip (with
-        no other chip in it)."""
+        """'比配备 HBM3 的 H100', '与采用 GDDR6 的 T4 相比': a comparison word, then a short
+        modifier of the chip (with no other chip in it)."""
         m = MODIFIED_COMPARE.search(self.text, max(self.span.start, c.start - 24), c.start)
+        lead = max(self.span.start, c.start - 32)
+        if m is None and ("比" in self.text[lead:c.start] or "较" in self.text[lead:c.start]):
+            m = LEAD_MODIFIED_COMPARE.search(self.text, lead, c.start)
+        if m is None and SAME_AS.match(self.text, max(c.end, c.variant_end)):
+            m = WITH_MODIFIED.search(self.text, max(self.span.start, c.start - 24), c.start)
         return bool(m) and not any(m.start() <= d.start < c.start for d in self.chips)
 
     def _topic_if_free(self) -> Mention | None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .cells import cell_drafts, in_span as _in
-from .comparecol import compare_draft, is_compare_header, speedup_value
+from .comparecol import cell_speedups, compare_draft, is_compare_header, speedup_value
 from .linetables import read_line_tables, text_lines
 from .mentions import Keyword, Mention
 from .drafts import THROUGHPUT_ATTRS, Draft, Found, inside_any
@@ -132,6 +132,7 @@ def _read_grid(found: Found, rows: list[list[Span]]) -> list[Draft]:
             row = rows[i]
             for j in range(1, min(len(row), len(header))):
                 out.extend(cell_drafts(found, chip, header[j], row[j], labels, "table-row"))
+                out.extend(cell_speedups(found, chip, row[j]))
     return out
 
 
