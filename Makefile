@@ -9,7 +9,7 @@ FUZZ_SECONDS ?= 120
 SRC    := pyproject.toml
 DEVSET ?= ../shared/devset
 
-.PHONY: run test eval eval-dev gold bench bench-hostile fuzz clean
+.PHONY: run test eval eval-dev gold bench bench-check bench-hostile fuzz clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,12 @@ gold: $(STAMP)
 # not a test. BENCH_QUICK=1 for 200 / 1,000 articles instead of 1,000 / 10,000.
 bench: $(STAMP)
 	$(BIN)/python bench/bench.py
+
+# This checkout against bench/results.json: throughput ratio per executor and stage; fails
+# when one process's end-to-end throughput is more than 10% below the recorded one
+# (bench/CHECK.md). BENCH_QUICK=1: the small corpus only, a few minutes.
+bench-check: $(STAMP)
+	$(BIN)/python bench/bench_check.py
 
 bench-hostile: $(STAMP)
 	$(BIN)/python bench/bench_hostile.py

@@ -46,8 +46,9 @@ GENERATED_BYTES = {"spec-800k": 800_000, "spec-7.9m": 7_900_000}
 def run_case(name: str, mb: float) -> dict:
     """Write the case to a file and time process_task on it (in this process)."""
     from specextract.batch.run import process_task, reference_spec
+    from specextract.batch.tasks import DocumentTask
     from specextract.check.reference import load_reference
-    process_task({"path": str(_warm_file())})
+    process_task(DocumentTask(str(_warm_file())))
     unit, suffix, _ = CASES[name]
     task = {}
     if unit is None:
@@ -60,7 +61,7 @@ def run_case(name: str, mb: float) -> dict:
         path = Path(tmp) / f"{name}{suffix}"
         path.write_text(text, encoding="utf-8")
         start = time.perf_counter()
-        result = process_task({"path": str(path), **task})
+        result = process_task(DocumentTask(str(path), **task))
         seconds = time.perf_counter() - start
     return {"name": name, "mb": len(text.encode()) / 1e6, "seconds": seconds,
             "status": result["status"], "reason": result.get("reason") or "",
@@ -70,14 +71,15 @@ def run_case(name: str, mb: float) -> dict:
 def run_ordinary(repeat: int) -> dict:
     """Best time per MB over the corpus articles (each read and processed as in a run)."""
     from specextract.batch.run import process_task
+    from specextract.batch.tasks import DocumentTask
     paths = sorted(p for p in (ROOT / "corpus").iterdir() if p.is_file())
-    process_task({"path": str(_warm_file())})
+    process_task(DocumentTask(str(_warm_file())))
     size = sum(p.stat().st_size for p in paths) / 1e6
     best = float("inf")
     for _ in range(repeat):
         start = time.perf_counter()
         for p in paths:
-            process_task({"path": str(p)})
+            process_task(DocumentTask(str(p)))
         best = min(best, time.perf_counter() - start)
     return {"name": "ordinary (corpus/)", "mb": size, "seconds": best, "status": "ok",
             "reason": "", "claims": 0, "maxrss_mb": _maxrss_mb(), "files": len(paths)}

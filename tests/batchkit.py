@@ -73,16 +73,16 @@ def store_count(db: Path, table: str = "documents") -> int:
         conn.close()
 
 
-def die_on_kill_me(task: dict) -> dict:
+def die_on_kill_me(task) -> dict:
     """A task for a worker process: one whose path names ``kill-me`` ends its process with
     SIGKILL, as the out-of-memory killer would; the others say where they ran."""
     import os
     import signal
-    if "kill-me" in task["path"]:
+    if "kill-me" in task.path:
         os.kill(os.getpid(), signal.SIGKILL)
-    return {"path": task["path"], "pid": os.getpid()}
+    return {"path": task.path, "pid": os.getpid()}
 
 
-def echo(task: dict) -> dict:
+def echo(task) -> dict:
     """A task for a worker process: its own copy back (as large as the task)."""
-    return dict(task)
+    return {"task": task}

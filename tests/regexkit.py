@@ -5,7 +5,7 @@ build each one's worst cases from its parse tree (runs of what its loops repeat)
 re.compile, re.search, re.sub ...), imports every module of the package and exercises it
 (the pipeline over corpus/, a batch run with its report and export, the reference table,
 the gold file), and returns each (pattern, flags) compiled from specextract code with the
-module and line that compiled it first.
+module (its path in the package: "extract/patterns") and line that compiled it first.
 """
 from __future__ import annotations
 
@@ -37,7 +37,8 @@ def spy(pattern, flags):
     where = frame and os.path.realpath(frame.f_code.co_filename)
     if where and where.startswith(PACKAGE) and not isinstance(pattern, re.Pattern):
         key = (type(pattern).__name__, pattern if isinstance(pattern, str) else pattern.decode("latin-1"), int(compiled.flags))
-        found.setdefault(key, f"{Path(where).stem}:{frame.f_lineno}")
+        module = Path(where[len(PACKAGE):]).with_suffix("").as_posix()   # "extract/patterns"
+        found.setdefault(key, f"{module}:{frame.f_lineno}")
     return compiled
 re._compile = spy
 re.purge()

@@ -91,9 +91,9 @@ def test_documents_are_checked_where_they_are_extracted(tmp_path, corpus):
     ref = load_reference()
     path = str(next(iter(sorted(corpus.iterdir()))).absolute())
     spec = batch.reference_spec(ref)
-    result = batch.process_task({"path": path, "reference": spec})
-    assert result["checked"] == spec[3] and result["claims"][0]["verdict"]
-    bare = batch.process_task({"path": path})           # no reference: the parent checks
+    result = batch.process_task(batch.DocumentTask(path, reference=spec))
+    assert result["checked"] == spec.check_version and result["claims"][0]["verdict"]
+    bare = batch.process_task(batch.DocumentTask(path))   # no reference: the parent checks
     assert "checked" not in bare and "verdict" not in bare["claims"][0]
     assert batch.checked_rows(bare["claims"], ref) == result["claims"]
 

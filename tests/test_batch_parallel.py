@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from batchkit import dump_store, make_corpus, run_cli, store_count
+from specextract.batch.tasks import DocumentTask
 
 pytestmark = pytest.mark.slow
 N_ARTICLES = 60
@@ -131,8 +132,8 @@ def test_local_cluster_workers_and_scheduler_run_quietly():
     assert dask.config.get("distributed.admin.tick.interval") != "1s"
 
 
-def _lost(task: dict, why: str) -> dict:
-    return {"path": task["path"], "lost": why}
+def _lost(task, why: str) -> dict:
+    return {"path": task.path, "lost": why}
 
 
 @pytest.mark.parametrize("killers", [(13,), (0, 1, 39)])
@@ -143,10 +144,10 @@ def test_a_worker_killed_on_a_document_loses_only_that_document(killers):
     from batchkit import die_on_kill_me
 
     from specextract.batch.executors import PoolExecutor
-    tasks = [{"path": f"kill-me-{i}" if i in killers else f"doc-{i}"} for i in range(40)]
+    tasks = [DocumentTask(f"kill-me-{i}" if i in killers else f"doc-{i}") for i in range(40)]
     with PoolExecutor(2, chunksize=4, window=8) as pool:
         results = list(pool.map(die_on_kill_me, tasks, lost=_lost))
-    assert [r["path"] for r in results] == [t["path"] for t in tasks]
+    assert [r["path"] for r in results] == [t.path for t in tasks]
     assert [i for i, r in enumerate(results) if "lost" in r] == list(killers)
     assert all("signal 9 (SIGKILL)" in results[i]["lost"] for i in killers), [results[i] for i in killers]
     assert all(r["pid"] > 0 for r in results if "lost" not in r)
@@ -156,7 +157,7 @@ def test_a_worker_killed_without_lost_raises_worker_died():
     from batchkit import die_on_kill_me
 
     from specextract.batch.executors import PoolExecutor, WorkerDied
-    tasks = [{"path": "doc-0"}, {"path": "kill-me"}, {"path": "doc-2"}]
+    tasks = [DocumentTask("doc-0"), DocumentTask("kill-me"), DocumentTask("doc-2")]
     with pytest.raises(WorkerDied, match="kill-me: its worker process died"):
         with PoolExecutor(2, chunksize=1) as pool:
             list(pool.map(die_on_kill_me, tasks))
@@ -195,11 +196,11 @@ def test_a_dask_worker_killed_on_a_document_loses_only_that_document():
     from batchkit import die_on_kill_me
 
     from specextract.batch.executors import DaskExecutor
-    tasks = [{"path": "kill-me" if i == 5 else f"doc-{i}"} for i in range(12)]
+    tasks = [DocumentTask("kill-me" if i == 5 else f"doc-{i}") for i in range(12)]
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
         with DaskExecutor("local", partition_size=4) as cluster:
             results = list(cluster.map(die_on_kill_me, tasks, lost=_lost))
-    assert [r["path"] for r in results] == [t["path"] for t in tasks]
+    assert [r["path"] for r in results] == [t.path for t in tasks]
     assert [i for i, r in enumerate(results) if "lost" in r] == [5]
 
 
@@ -243,9 +244,9 @@ def test_a_side_job_whose_worker_dies_raises_worker_died():
     from specextract.batch.executors import PoolExecutor, WorkerDied
     with PoolExecutor(2) as pool:
         with pytest.raises(WorkerDied, match=r"signal 9 \(SIGKILL\)"):
-            pool.side_job(die_on_kill_me, {"path": "kill-me"}).get()
+            pool.side_job(die_on_kill_me, DocumentTask("kill-me")).get()
         assert pool.side_job(os.getpid).get() != os.getpid()   # the pool goes on
-        results = list(pool.map(die_on_kill_me, [{"path": f"doc-{i}"} for i in range(9)]))
+        results = list(pool.map(die_on_kill_me, [DocumentTask(f"doc-{i}") for i in range(9)]))
         assert len({r["pid"] for r in results}) == 2
 
 
@@ -261,7 +262,7 @@ def test_claims_csv_is_written_here_when_its_worker_dies(local_store, tmp_path):
 
     class KillsTheExport(PoolExecutor):
         def side_job(self, fn, *args):
-            return super().side_job(die_on_kill_me, {"path": "kill-me"})
+            return super().side_job(die_on_kill_me, DocumentTask("kill-me"))
 
     with Store.open(local_store, write=False) as store, KillsTheExport(2) as executor:
         n, _ = write_outputs(store, tmp_path, load_reference(), executor)
@@ -278,7 +279,7 @@ def test_large_jobs_and_large_results_do_not_deadlock():
     from batchkit import echo
 
     from specextract.batch.executors import PoolExecutor
-    tasks = [{"path": f"doc-{i}", "blob": f"{i}" * 300_000} for i in range(24)]
+    tasks = [DocumentTask(f"doc-{i}", data=f"{i}".encode() * 300_000) for i in range(24)]
     results: list = []
     with PoolExecutor(2, chunksize=4) as pool:
         mapper = threading.Thread(target=lambda: results.extend(pool.map(echo, tasks)),
@@ -290,4 +291,4 @@ def test_large_jobs_and_large_results_do_not_deadlock():
             for worker in pool.pool:
                 worker.process.kill()
     assert finished, "the pool deadlocked"
-    assert results == tasks
+    assert [r["task"] for r in results] == tasks

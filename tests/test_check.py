@@ -143,9 +143,9 @@ def test_check_never_raises(fields: dict) -> None:
 
 
 def test_claims_no_searched_figure_matches_are_explained_by_none_of_the_three_rules() -> None:
-    """diagnose skips _wrong_precision, _wrong_variant and _misattributed when
-    _may_explain is false: they must find nothing then, near the 5% edges too."""
-    from specextract.check import diagnose as dg
+    """diagnose skips wrong_precision, wrong_variant and misattributed when
+    may_explain is false: they must find nothing then, near the 5% edges too."""
+    from specextract.check import lookalikes
     ref = load_reference()
     rows = [r for r in ref.rows if r.value is not None and r.attribute != "speedup"][::7]
     factors = ("0.94", "0.9499", "0.95", "0.951", "1.049", "1.05", "1.0501", "1.06", "0.5", "3")
@@ -156,29 +156,30 @@ def test_claims_no_searched_figure_matches_are_explained_by_none_of_the_three_ru
             for factor in factors:
                 claim = Claim("d", row.entity, attribute, row.value * Decimal(factor), "x", 0, 1,
                               variant=variants.get(row.entity, ""))
-                if dg._may_explain(claim, ref):
+                if lookalikes.may_explain(claim, ref):
                     continue
                 skipped += 1
-                assert not dg._wrong_precision(claim, ref)
-                assert not dg._wrong_variant(claim, ref)
-                assert not dg._misattributed(claim, ref)
+                assert not lookalikes.wrong_precision(claim, ref)
+                assert not lookalikes.wrong_variant(claim, ref)
+                assert not lookalikes.misattributed(claim, ref)
     assert skipped > 50
 
 
 def test_precision_rows_near_a_claim_are_those_may_match_accepts_in_order() -> None:
-    from specextract.check import diagnose as dg
+    from specextract.check import figures
+    from specextract.check import lookalikes
     ref = load_reference()
     chips = sorted({(r.entity, r.variant) for r in ref.rows})
-    w = dg.MATCH_WINDOW
+    w = figures.MATCH_WINDOW
     factors = (0.9, 1 - w - 1e-12, 1 - w, 1 - w + 1e-12, 1.0, 1 + w - 1e-12, 1 + w,
                1 + w + 1e-12, 1.1)
     tried = 0
     for entity, variant in chips[::3]:
-        rows = dg._precision_index(ref, entity, variant)[0]
+        rows = lookalikes.precision_index(ref, entity, variant)[0]
         for number in {f * k for _, f in rows if f for k in factors} | {None, 0.0, -1.0}:
-            accepted = [(r, f) for r, f in rows if dg._may_match(number, f)]
-            near = dg._precision_near(ref, entity, variant, number)
-            assert [(r, f) for r, f in near if dg._may_match(number, f)] == accepted
+            accepted = [(r, f) for r, f in rows if figures.may_match(number, f)]
+            near = lookalikes.precision_near(ref, entity, variant, number)
+            assert [(r, f) for r, f in near if figures.may_match(number, f)] == accepted
             tried += 1
     assert tried > 100
 

@@ -28,6 +28,7 @@ from batchkit import article, make_corpus, run_cli, write_reference
 from specextract.batch import run as batch
 from specextract.extract import blocks
 from specextract.batch.run import process_task
+from specextract.batch.tasks import DocumentTask
 from specextract.ingest.read import read_document
 from specextract.store.lock import LockFile
 
@@ -271,9 +272,9 @@ def test_a_long_single_line_is_processed_in_bounded_time(tmp_path, monkeypatch, 
     monkeypatch.setattr(blocks.extract_blocks, "__defaults__", (blocks.BLOCK_CHARS, 300_000))
     path = tmp_path / "line.txt"
     path.write_text(unit * (1_200_000 // len(unit.encode())) + "\n" + HANS, encoding="utf-8")
-    process_task({"path": str(tmp_path / "warm.txt"), "data": HANS.encode()})
+    process_task(DocumentTask(str(tmp_path / "warm.txt"), data=HANS.encode()))
     started = time.perf_counter()
-    result = process_task({"path": str(path)})
+    result = process_task(DocumentTask(str(path)))
     seconds = time.perf_counter() - started
     assert result["status"] == "ok", result.get("error")
     assert seconds < 30
@@ -346,7 +347,7 @@ def test_a_recheck_crash_keeps_the_stored_claims(tmp_path, monkeypatch):
 # --- folders, unreadable files -------------------------------------------------------------
 def test_a_folder_where_a_file_is_expected(tmp_path):
     (tmp_path / "d.txt").mkdir()
-    assert process_task({"path": str(tmp_path / "d.txt")})["reason"] == "directory"
+    assert process_task(DocumentTask(str(tmp_path / "d.txt")))["reason"] == "directory"
     corpus = make_corpus(tmp_path / "in", 1)
     result = run_cli("run", corpus, "--out", tmp_path / "out", "--db", tmp_path)
     assert result.exit_code == 2

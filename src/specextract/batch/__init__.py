@@ -1,7 +1,9 @@
 """Batch: input paths -> a filled store and its outputs (``specextract run``).
 
 Enters: input arguments, an output folder, an executor.
-Inside: ``run`` (the per-document task and the parent's skip / re-check / write logic),
+Inside: ``tasks`` (what a worker gets per document: frozen, picklable ``DocumentTask``
+and ``ReferenceSpec``, built by ``make_task``), ``run`` (the per-document function and the
+parent's skip / re-check / write logic),
 ``executors`` (this process, a local pool, Dask; all ordered and bounded), ``versions``
 (pipeline and checker versions that decide what a re-run redoes), ``job`` (``run`` as one
 function: store, executor, progress, outputs, exit status).

@@ -23,8 +23,12 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from itertools import islice
 from multiprocessing.connection import wait as _wait
+from typing import TypeVar
 
 from ..errors import SpecExtractError, WorkerDied
+
+
+Task = TypeVar("Task")   # what ``fn`` takes: a batch.tasks.DocumentTask in a run
 
 
 def batched(items: Iterable, size: int) -> Iterator[list]:
@@ -42,8 +46,8 @@ class LocalExecutor:
     def __exit__(self, *exc: object) -> None:
         pass
 
-    def map(self, fn: Callable[[dict], dict], tasks: Iterable[dict],
-            lost: Callable[[dict, str], dict] | None = None) -> Iterator[dict]:
+    def map(self, fn: Callable[[Task], dict], tasks: Iterable[Task],
+            lost: Callable[[Task, str], dict] | None = None) -> Iterator[dict]:
         return map(fn, tasks)   # a crash here ends this process: nothing to hand to lost
 
     def side_job(self, fn: Callable, *args) -> "Done":
@@ -114,7 +118,7 @@ def _read_jobs(conn, jobs: queue.SimpleQueue) -> None:
             return
 
 
-def _run_chunk(fn: Callable[[dict], dict], chunk: list[dict]) -> list[dict]:
+def _run_chunk(fn: Callable[[Task], dict], chunk: list[Task]) -> list[dict]:
     """A worker's job (a pool chunk, a Dask partition): ``fn`` over each document."""
     return [fn(task) for task in chunk]
 
@@ -186,8 +190,8 @@ class PoolExecutor:
             worker.process.join()
             worker.conn.close()
 
-    def map(self, fn: Callable[[dict], dict], tasks: Iterable[dict],
-            lost: Callable[[dict, str], dict] | None = None) -> Iterator[dict]:
+    def map(self, fn: Callable[[Task], dict], tasks: Iterable[Task],
+            lost: Callable[[Task, str], dict] | None = None) -> Iterator[dict]:
         run = _MapRun(self, fn, tasks, lost)
         while True:
             run.feed()
@@ -235,7 +239,7 @@ class _SideJob:
 class _MapRun:
     """The state of one PoolExecutor.map: chunks out, results back in order."""
 
-    def __init__(self, pool: PoolExecutor, fn, tasks: Iterable[dict], lost) -> None:
+    def __init__(self, pool: PoolExecutor, fn, tasks: Iterable, lost) -> None:
         self.pool, self.fn, self.lost = pool, fn, lost
         self.chunks = enumerate(batched(tasks, pool.chunksize))
         self.ahead = 2 * max(1, pool.window // pool.chunksize)   # chunks past the oldest
@@ -310,7 +314,7 @@ class _MapRun:
         if alone:
             why = DIED_WHY + _signals([code])
             if self.lost is None:
-                raise WorkerDied(f"{tasks[0].get('path')}: {why}") from None
+                raise WorkerDied(f"{getattr(tasks[0], 'path', tasks[0])}: {why}") from None
             self.slots[number][offset] = self.lost(tasks[0], why)
             again = []
         else:
@@ -426,8 +430,8 @@ class DaskExecutor:
             return Done(fn(*args))
         return _FutureResult(self.client.submit(fn, *args, pure=False))
 
-    def map(self, fn: Callable[[dict], dict], tasks: Iterable[dict],
-            lost: Callable[[dict, str], dict] | None = None) -> Iterator[dict]:
+    def map(self, fn: Callable[[Task], dict], tasks: Iterable[Task],
+            lost: Callable[[Task, str], dict] | None = None) -> Iterator[dict]:
         """Partitions in order. A partition whose workers keep dying (Dask tries it on
         ``distributed.scheduler.allowed-failures`` + 1 workers, then gives up with
         KilledWorker) is run again one document at a time; the document that still kills
@@ -459,7 +463,7 @@ class DaskExecutor:
                 yield from (lost(task, why, NO_WORKERS) for task in part)
             yield from (lost(task, why, NO_WORKERS) for task in tasks)
 
-    def _submit(self, fn, part: list[dict]):
+    def _submit(self, fn, part: list):
         return self.client.submit(_run_chunk, fn, part, pure=False)
 
     def _result(self, future):
@@ -487,7 +491,7 @@ class DaskExecutor:
         except Exception:  # noqa: BLE001 - a scheduler that does not answer has no workers
             return 0
 
-    def _gathered(self, part: list[dict], future, fn, lost) -> list[dict]:
+    def _gathered(self, part: list, future, fn, lost) -> list[dict]:
         from distributed.scheduler import KilledWorker
         try:
             return self._result(future)

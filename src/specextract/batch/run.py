@@ -4,7 +4,8 @@
         result = run_batch(iter_input_files(inputs), store, load_reference(), executor)
 
 One per-document function, :func:`process_task`, runs wherever the executor puts it (this
-process, a local worker pool, a Dask worker): it reads the file (or takes its bytes),
+process, a local worker pool, a Dask worker) on a :class:`~.tasks.DocumentTask` (built by
+:func:`~.tasks.make_task`, frozen and picklable): it reads the file (or takes its bytes),
 hashes it, and unless the store already holds that content for this pipeline version,
 normalizes, extracts and checks it against the run's reference table (loaded once per
 worker). It returns a plain dict (picklable, no records). The parent only writes: each
@@ -31,7 +32,7 @@ import signal
 import sqlite3
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,9 +49,9 @@ from ..rows import claim_from_row
 from ..check.reference import Reference, load_reference
 from ..store.db import Store
 from ..store.faults import fatal_error
+from .tasks import ERROR, OK, UNCHANGED, DocumentTask, ReferenceSpec, make_task, safe_text
 from .versions import check_version, pipeline_version
 
-OK, ERROR, UNCHANGED = "ok", "error", "unchanged"
 TIMEOUT = 300.0          # seconds per document (README: Bad input)
 REPAIRED = "repaired"    # the reason an ok document carries when decoding mended bytes
 WORKER_DIED = "worker-died"   # the reason of a document whose worker process died on it
@@ -64,8 +65,8 @@ class Executor(Protocol):
     name: str
     send_bytes: bool
 
-    def map(self, fn: Callable[[dict], dict], tasks: Iterable[dict],
-            lost: Callable[[dict, str], dict] | None = None) -> Iterator[dict]:
+    def map(self, fn: Callable[[DocumentTask], dict], tasks: Iterable[DocumentTask],
+            lost: Callable[[DocumentTask, str], dict] | None = None) -> Iterator[dict]:
         """Results of ``fn`` over ``tasks``, in input order, consuming tasks lazily;
         ``lost(task, why)`` stands for the result of a task whose worker process died."""
 
@@ -110,17 +111,18 @@ def time_limit(seconds: float | None):
 
 
 # --- the per-document function (runs in workers) ---------------------------------------
-def process_task(task: dict) -> dict:
+def process_task(task: DocumentTask) -> dict:
     """Read, hash and (unless unchanged) extract one document; a plain dict back."""
-    path, key = task["path"], task.get("key", task["path"])
+    key = task.store_key
     out = {"path": key, "doc_id": doc_id_of(key), "pipeline_version": pipeline_version()}
-    limit = task.get("max_bytes") or MAX_BYTES
+    limit = task.max_bytes or MAX_BYTES
+    seconds = TIMEOUT if task.timeout is None else task.timeout
     try:
-        with time_limit(task.get("timeout", TIMEOUT)):
-            data = task["data"] if task.get("data") is not None else read_bytes(Path(path), limit)
+        with time_limit(seconds):
+            data = task.data if task.data is not None else read_bytes(Path(task.path), limit)
             digest = hashlib.sha256(data).hexdigest()
             out.update(content_hash=digest, size=len(data))
-            if task.get("known_hash") == digest:
+            if task.known_hash == digest:
                 return _unchanged({**out, "status": UNCHANGED}, task)
             doc, repairs = decode_document(key, data, limit)
             repairs = [*repairs, *number_notes(doc.text)]
@@ -133,7 +135,7 @@ def process_task(task: dict) -> dict:
     except DocumentError as exc:
         return {**out, "status": ERROR, "reason": exc.reason, "error": safe_text(str(exc))}
     except DocumentTimeout:
-        return timed_out(out, task.get("timeout", TIMEOUT))
+        return timed_out(out, seconds)
     except RecursionError:
         return {**out, "status": ERROR, "reason": "internal-error",
                 "error": safe_text(f"{key}: internal-error (RecursionError)")}
@@ -154,24 +156,21 @@ def timed_out(result: dict, seconds: float) -> dict:
 # the checked rows with the checker version that made them. A worker that cannot (another
 # table or checker there, no such file, a checker error) returns the rows unchecked, and
 # the parent checks them as it always could.
-_worker_references: dict[tuple, Reference | None] = {}
+_worker_references: dict[ReferenceSpec, Reference | None] = {}
 
 
-def reference_spec(ref: Reference) -> tuple:
-    """What a task carries so that a worker can check against ``ref``: (path, version,
-    ratios version, checker version, overlay paths)."""
-    return (str(Path(ref.path).resolve()), ref.version, ref.ratios_version, check_version(ref),
-            tuple(str(Path(p).resolve()) for p in ref.extras))
+def reference_spec(ref: Reference) -> ReferenceSpec:
+    """What a task carries so that a worker can check against ``ref``."""
+    return ReferenceSpec.of(ref)
 
 
-def _worker_reference(spec: tuple | None) -> Reference | None:
-    if not spec:
+def _worker_reference(spec: ReferenceSpec | None) -> Reference | None:
+    if spec is None:
         return None
-    spec = tuple(spec)
     if spec not in _worker_references:
         try:
-            ref = load_reference(spec[0], tuple(spec[4]) if len(spec) > 4 else ())
-            if (ref.version, ref.ratios_version, check_version(ref)) != tuple(spec[1:4]):
+            ref = load_reference(spec.path, spec.extras)
+            if (ref.version, ref.ratios_version, check_version(ref)) != spec.versions:
                 ref = None
         except Exception:  # noqa: BLE001 - the parent checks instead
             ref = None
@@ -179,49 +178,43 @@ def _worker_reference(spec: tuple | None) -> Reference | None:
     return _worker_references[spec]
 
 
-def _checked_here(task: dict, claims: list[Claim]) -> dict:
+def _checked_here(task: DocumentTask, claims: list[Claim]) -> dict:
     """{"claims": rows} for a result: checked (and "checked": checker version) if this
     process can check against the run's reference, else unchecked."""
-    ref = _worker_reference(task.get("reference"))
+    ref = _worker_reference(task.reference)
     if ref is not None:
         try:
-            return {"claims": checked_rows(claims, ref), "checked": task["reference"][3]}
+            return {"claims": checked_rows(claims, ref), "checked": task.reference.check_version}
         except Exception:  # noqa: BLE001 - the parent checks again and records the failure
             pass
     return {"claims": [c.as_row() for c in claims]}
 
 
-def _stage_page(task: dict, result: dict) -> None:
+def _stage_page(task: DocumentTask, result: dict) -> None:
     """Draw the report page of a document checked here, for the parent to move into place
     (the task names the report's staging folder; see report.stage_page)."""
-    if not task.get("pages") or result.get("checked") is None:
+    if not task.pages or result.get("checked") is None:
         return
     try:
         from ..output.report import page_state, stage_page
-        stage_page(task["pages"], result, result["claims"],
+        stage_page(task.pages, result, result["claims"],
                    page_state(result["content_hash"], result["pipeline_version"],
                               result["checked"]))
     except Exception:  # noqa: BLE001 - the report draws the page itself then
         pass
 
 
-def _unchanged(result: dict, task: dict) -> dict:
+def _unchanged(result: dict, task: DocumentTask) -> dict:
     """An unchanged document; its stored claims re-checked when the task carries them
     (only the reference table or the checker changed)."""
-    stored = task.get("stored")
-    ref = _worker_reference(task.get("reference")) if stored is not None else None
+    stored = task.stored
+    ref = _worker_reference(task.reference) if stored is not None else None
     if ref is not None:
         try:
-            result.update(claims=checked_rows(stored, ref), checked=task["reference"][3])
+            result.update(claims=checked_rows(stored, ref), checked=task.reference.check_version)
         except (Exception, DocumentTimeout):  # noqa: BLE001 - the parent re-checks
             result.pop("claims", None)
     return result
-
-
-def safe_text(text: str) -> str:
-    """Text SQLite can store: undecodable bytes of a file name (lone surrogates) spelled
-    out as backslash escapes."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def doc_id_of(path: str) -> str:
@@ -231,7 +224,8 @@ def doc_id_of(path: str) -> str:
     return printable(p.stem if p.suffix else p.name)
 
 
-def checked_rows(rows: list[dict[str, str]] | list[Claim], ref: Reference) -> list[dict[str, str]]:
+def checked_rows(rows: Sequence[dict[str, str]] | Sequence[Claim],
+                 ref: Reference) -> list[dict[str, str]]:
     """Check one document's claims (rows, or the Claims themselves); the store's rows, in
     the same order."""
     claims = [r if isinstance(r, Claim) else claim_from_row(r) for r in rows]
@@ -239,34 +233,6 @@ def checked_rows(rows: list[dict[str, str]] | list[Claim], ref: Reference) -> li
 
 
 # --- the parent: decide, check, write --------------------------------------------------
-def make_task(path: Path, store: Store, version: str, send_bytes: bool = False, *,
-              max_bytes: int | None = None, timeout: float | None = None,
-              reference: tuple | None = None, pages: str | None = None) -> dict:
-    real = str(Path(path).absolute())
-    key = safe_text(real)          # the store's key; differs only for undecodable names
-    known = store.known(key)
-    store.mark_seen(key)
-    task = {"path": real} if key == real else {"path": real, "key": key}
-    if max_bytes is not None:
-        task["max_bytes"] = max_bytes
-    if timeout is not None:
-        task["timeout"] = timeout
-    if reference is not None:
-        task["reference"] = reference
-    if pages is not None:
-        task["pages"] = pages
-    if known and known.status == OK and known.pipeline_version == version:
-        task["known_hash"] = known.content_hash
-        if reference is not None and known.check_version != reference[3]:
-            task["stored"] = list(store.claim_rows(path=key))   # to re-check if unchanged
-    if send_bytes:
-        try:
-            task["data"] = read_bytes(Path(real), max_bytes or MAX_BYTES)
-        except DocumentError:
-            pass  # the worker reads it again and reports the reason
-    return task
-
-
 def run_batch(paths: Iterable[Path], store: Store, ref: Reference, executor: Executor, *,
               inputs: str = "", on_result: Callable[[str, Counter], None] | None = None,
               max_bytes: int | None = None, timeout: float | None = None,
@@ -307,11 +273,11 @@ def finish_quietly(store: Store, run: RunResult, status: str) -> None:
         pass
 
 
-def lost_document(task: dict, why: str, reason: str = WORKER_DIED) -> dict:
+def lost_document(task: DocumentTask, why: str, reason: str = WORKER_DIED) -> dict:
     """The result of a document whose worker process died running it (twice: once with
     others, once alone), or that no worker was left to run (reason no-workers): failed,
     retried on the next run like any other."""
-    key = task.get("key", task["path"])
+    key = task.store_key
     return {"path": key, "doc_id": doc_id_of(key), "pipeline_version": pipeline_version(),
             "status": ERROR, "reason": reason,
             "error": safe_text(f"{key}: {reason} ({why})")}

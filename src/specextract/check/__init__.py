@@ -5,8 +5,10 @@ Enters: ``Claim`` records and a :class:`Reference` (``reference``: load and vali
 codebook's names).
 Inside: ``rows`` (the reference rows that apply to a claim), ``ratios`` (speed-up
 claims against marketing ratios and computed ones), ``verdicts`` (the codebook's
-tolerance rules), ``diagnose`` (why a figure is wrong), ``checker`` (the stage),
-``consensus`` (values per chip and attribute across documents, by the store's query).
+tolerance rules), ``diagnose`` (why a figure is wrong: the order of the detectors in
+``lookalikes``, ``slips`` and ``speedup_causes``, with the terms and float pre-tests of
+``figures``), ``checker`` (the stage), ``consensus`` (values per chip and attribute across
+documents, by the store's query), ``patterns`` (the stage's fixed regular expressions).
 Leaves: ``CheckedClaim`` records (verdict, expected value, source, diagnosis) and the
 per-chip ``consensus`` table.
 """

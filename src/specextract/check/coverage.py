@@ -7,17 +7,15 @@ claim found no row, so coverage sees exactly what the checker saw.
 """
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable
 
 from ..codebook import UNVERIFIABLE
 from ..records import CheckedClaim
+from .patterns import NO_RATIO, UNKNOWN_CHIP
 
-UNKNOWN_CHIP = re.compile(r"^unknown chip ")
 NO_ROW = "no reference row"
-NO_RATIO = re.compile(r"^no metric and no vendor ratio for |^no \S+ figures for both chips")
 
 
 @dataclass

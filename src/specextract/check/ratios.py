@@ -23,6 +23,7 @@ from .reference import Reference, RefRow
 from .rows import COMPUTE, COMPUTE_ATTRIBUTES, OPPOSITE, qualifiers_compatible, select_rows
 from ..codebook import THROUGHPUT_ATTRIBUTES
 from .verdicts import CONFIDENCE_RANK
+from .patterns import NOTHING
 
 RATIO_PLACES = Decimal("0.001")
 
@@ -172,7 +173,7 @@ def _precision_word(metric: str) -> re.Pattern:
     """'FP8' for fp8, 'FP64' for fp64_tensor; a pattern matching nothing for a metric
     that is no precision."""
     if metric not in THROUGHPUT_ATTRIBUTES or metric == COMPUTE:
-        return re.compile(r"(?!)")
+        return NOTHING
     word = metric.split("_")[0]
     return re.compile(rf"(?<![A-Za-z0-9]){word}(?![0-9])", re.IGNORECASE)
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import re
 from dataclasses import dataclass
 
 from .reference import Reference, RefRow
 from ..codebook import PRECISION_ATTRIBUTES, THROUGHPUT_ATTRIBUTES
+from .patterns import VARIANT_GB, VARIANT_TOKEN
 
 COMPUTE = "compute"
 COMPUTE_ATTRIBUTES: tuple[str, ...] = tuple(sorted(PRECISION_ATTRIBUTES))
@@ -35,8 +35,8 @@ class Selection:
 @lru_cache(maxsize=4096)
 def variant_tokens(text: str) -> tuple[str, ...]:
     """'SXM4 80GB' -> ('sxm4', '80gb'); '80 GB' and '80G' -> '80gb'."""
-    text = re.sub(r"(?<!\d)(\d++)\s*+g(?:i?b)?(?![a-z])", r"\1gb", text.lower())
-    return tuple(re.findall(r"[a-z0-9]+", text))
+    text = VARIANT_GB.sub(r"\1gb", text.lower())
+    return tuple(VARIANT_TOKEN.findall(text))
 
 
 def token_match(a: str, b: str) -> bool:

@@ -15,6 +15,11 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from ..lexicon.lexicon import Lexicon, default_lexicon
+from .patterns import (BF16_SAME, CONFLICT, CUES, DENSE_FIGURE, FP32_MATRIX, FUNCTION_WORD,
+                       GEN_AFTER, GEN_EN, GEN_ZH, LABEL, ORDINAL_TEXT, ORDINAL_WORDS,
+                       OWN_SOURCE, PRELIMINARY_SAID, RATIO_PCT, RATIO_X, REFERENCE_NUMBER,
+                       SPACED_DASH, SPARSE_FIGURE, TENSOR_BEFORE, TENSOR_NEXT, TSMC_4N,
+                       WORD_NEXT)
 
 CONFIDENCES = frozenset({"high", "medium", "low"})
 TEXT_UNIT = "text"
@@ -22,9 +27,6 @@ NOT_SUPPORTED = frozenset({"not supported", "none"})
 TENSOR, NON_TENSOR, DENSE, SPARSE = "tensor", "non-tensor", "dense", "sparse"
 # A Tensor row's condition (after an optional "preliminary ...;" head) starts with one of these.
 TENSOR_CONDITION_HEADS = ("dense", "sparse", "listed value, unlabeled")
-
-_NUM = r"(?<![\d,])(\d[\d,]*+(?:\.\d++)?)"
-_ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 
 
 @dataclass(frozen=True)
@@ -69,9 +71,6 @@ def to_decimal(text: str) -> Decimal | None:
     return value if value.is_finite() else None
 
 
-# a reference figure: ASCII digits, thousands grouped by commas or not at all, an optional
-# decimal part; no sign, exponent, underscore or other digits
-_REFERENCE_NUMBER = re.compile(r"(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?", re.ASCII)
 MAX_DIGITS = 24
 ZERO_UNITS = frozenset({"count"})     # a chip may have none of something (RT cores)
 
@@ -80,7 +79,7 @@ def value_problem(text: str, unit: str) -> str | None:
     """Why ``text`` is not a usable reference figure in ``unit`` (a positive, finite
     number as people write it; zero only for counts), or None."""
     plain = text.strip()
-    if not _REFERENCE_NUMBER.fullmatch(plain):
+    if not REFERENCE_NUMBER.fullmatch(plain):
         return (f"value {text!r} is not a number the table accepts (a positive "
                 "number in digits 0-9, an optional decimal point, thousands commas; no sign, "
                 "exponent or other "
@@ -114,7 +113,7 @@ def text_value(text: str) -> tuple[Decimal | None, bool] | None:
     text = text.strip().lower()
     if text in NOT_SUPPORTED:
         return None, True
-    match = _ORDINAL.match(text)
+    match = ORDINAL_TEXT.match(text)
     return (Decimal(match.group(1)), False) if match else None
 
 
@@ -184,20 +183,18 @@ def condition_figures(own: Figure, condition: str, spec: AttrSpec) -> list[Figur
     attr, quals, out = own.attribute, own.qualifiers, []
     num = lambda text: to_decimal(text) * spec.unit_factor  # noqa: E731
     if spec.qualifier == TENSOR:
-        for m in re.finditer(rf"\bdense {_NUM}(?![\d.])", condition):       # "(dense 494.5)"
+        for m in DENSE_FIGURE.finditer(condition):                          # "(dense 494.5)"
             out.append(Figure(attr, _swap(quals, DENSE), num(m.group(1)), False, "condition"))
-        for m in re.finditer(rf"{_NUM} (?:with (?:2:4 )?sparsity|sparse)\b|sparse figure {_NUM}",
-                             condition):                                    # "; 624 sparse"
+        for m in SPARSE_FIGURE.finditer(condition):                         # "; 624 sparse"
             out.append(Figure(attr, _swap(quals, SPARSE), num(m.group(1) or m.group(2)), False,
                               "condition"))
     if spec.qualifier:
-        for m in re.finditer(rf"\b(?:preliminary|preannouncement)\b[^;()]*?\bsaid {_NUM}(?!\s*TB/s)",
-                             condition):                                    # "preannouncement said 15"
+        for m in PRELIMINARY_SAID.finditer(condition):              # "preannouncement said 15"
             out.append(Figure(attr, quals, num(m.group(1)), True, "condition"))
     if attr == "fp32":
-        for m in re.finditer(rf"FP32 matrix (?:=|also) {_NUM}", condition):  # AMD "FP32 matrix = 95.7"
+        for m in FP32_MATRIX.finditer(condition):                     # AMD "FP32 matrix = 95.7"
             out.append(Figure(attr, frozenset({TENSOR, DENSE}), num(m.group(1)), False, "condition"))
-    if attr == "fp16" and re.search(r"same for BF16|\(BF16 same\)", condition):
+    if attr == "fp16" and BF16_SAME.search(condition):
         out.append(Figure("bf16", quals, own.value, False, "condition"))
     if attr == "int8" and "INT8/INT4" in condition:
         out.append(Figure("int4", quals, own.value, False, "condition"))
@@ -205,21 +202,17 @@ def condition_figures(own: Figure, condition: str, spec: AttrSpec) -> list[Figur
         both = frozenset({TENSOR, DENSE})
         out += [Figure("fp64", both, own.value, False, "condition"),
                 Figure("fp64_tensor", both, own.value, False, "condition")]
-    if attr == "process_node" and re.search(r"\b4NP?\b", condition):
+    if attr == "process_node" and TSMC_4N.search(condition):
         # Codebook: a chip on TSMC 4N/4NP is on a 5nm-class node; 4 and 5 nm are both right.
         out.append(Figure(attr, quals, Decimal(5), False, "TSMC 4N/4NP is a 5nm-class node"))
     return out
 
 
-_RATIO_X = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*[x×]")
-_RATIO_PCT = re.compile(r"(?<![\d.])([+-]?)(\d+(?:\.\d+)?)\s*%")
-
-
 def parse_ratio(text: str) -> tuple[Decimal, ...]:
     """'up to 20x' -> (20,); '2.5x (5x sparse)' -> (2.5, 5); '+73% (1.7x)' -> (1.73, 1.7);
     '~90%' -> (0.9,)."""
-    values = [Decimal(m.group(1)) for m in _RATIO_X.finditer(text)]
-    for m in _RATIO_PCT.finditer(text):
+    values = [Decimal(m.group(1)) for m in RATIO_X.finditer(text)]
+    for m in RATIO_PCT.finditer(text):
         pct = Decimal(m.group(2)) / 100
         values.insert(0, 1 + pct if m.group(1) == "+" else 1 - pct if m.group(1) == "-" else pct)
     return tuple(dict.fromkeys(values))
@@ -243,55 +236,18 @@ def dies(lex: Lexicon) -> tuple[dict[str, str], re.Pattern | None]:
     names = "|".join(re.escape(n) for n in sorted(table, key=len, reverse=True))
     return table, re.compile(rf"(?<![\w])(?:{names})(?![\w])", re.IGNORECASE)
 
-_ORDINAL_WORDS = {w: i for i, w in enumerate(
-    ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"), 1)}
+
+_ORDINAL_WORDS = {w: i for i, w in enumerate(ORDINAL_WORDS, 1)}
 _ZH_DIGITS = {c: i for i, c in enumerate("一二三四五六七八九", 1)}
-_GEN_EN = re.compile(r"(?<![\w])(?:(?P<num>\d)(?:st|nd|rd|th)|(?P<word>" + "|".join(_ORDINAL_WORDS)
-                     + r"))[\s-]*gen(?:eration)?(?![a-z])\.?", re.IGNORECASE)
-_GEN_ZH = re.compile(r"第\s*(?P<zh>[一二三四五六七八九]|\d)\s*代")
-_GEN_AFTER = re.compile(r"(?:tensor[\s-]*cores?|张量核心|張量核心)[\s-]*[(（]?\s*gen(?:eration)?[\s.:-]*"
-                        r"(?P<num>\d)(?![\d.])", re.IGNORECASE)       # "Tensor Cores Gen 3"
-_TENSOR_NEXT = re.compile(r"(?:tensor|张量|張量|TCs?\b)", re.IGNORECASE)
-_TENSOR_BEFORE = re.compile(r"(?:tensor[\s-]*cores?|张量核心|張量核心)\s*$", re.IGNORECASE)
-_FUNCTION_WORD = re.compile(r"(?:with|and|in|of|for|on|per|x)\b", re.IGNORECASE)
-_WORD_NEXT = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 _OPENERS, _CLOSERS = "([（【", ")]）】"
 _SEPARATORS = ";,；，。、"
-
-# Words that credit what follows to something other than this row's own, final figure.
-_OWN_SOURCE = re.compile(r"\b(?:this|same|the row's|its own) source\b", re.IGNORECASE)
-_CUES = {
-    "another card": re.compile(
-        r"\b(?:vs\.?|versus|than|unlike|whereas|while|like|same as|as (?:on|in|with) the|"
-        r"predecessor|successor|previous|prior|older|newer|compared)\b|相比|对比|對比|前代|上一代|"
-        r"下一代", re.IGNORECASE),
-    "another source": re.compile(
-        r"\b(?:according|per(?!\s+(?:sm|gpu|die|chip|card|clock|second)\b)|says?|said|reports?|"
-        r"reported|lists?|listed|claims?|claimed|quotes?|quoted|cites?|cited|states?|stated|"
-        r"wiki\w*|techpowerup|product page|data ?sheet|spec sheet|whitepaper|review\w*|"
-        r"database|forum|other|another|elsewhere|some|alternative|third-party|secondary|"
-        r"sources?)\b|据|據|另一|其他|有的|报道|報導", re.IGNORECASE),
-    "a conflicting report": re.compile(
-        r"\b(?:or|either|unclear|uncertain|unconfirmed|disputed?)\b|\?|？|存疑|或|"
-        r"(?:\d(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth)\s*[/&]", re.IGNORECASE),
-    "a preliminary state": re.compile(
-        r"\b(?:preliminary|pre-?announce\w*|pre-?launch|pre-?release|announced|announcement|"
-        r"initial(?:ly)?|original(?:ly)?|early|earlier|planned|expected|tentative|projected|"
-        r"rumou?r\w*|leak\w*|engineering sample|roadmap|revised|changed|was)\b|初步|预发布|預發布|"
-        r"预告|預告|早期|原定|传闻|傳聞", re.IGNORECASE),
-    "a base clock": re.compile(r"\bbase\b|基础频率|基礎頻率|基礎時脈|基准频率", re.IGNORECASE),
-}
-# A conflict reported anywhere in the condition leaves none of its ordinals the row's own.
-_CONFLICT = re.compile(r"\b(?:conflict\w*|disagree\w*|inconsistent|discrepan\w*|contradict\w*)\b|"
-                       r"冲突|衝突|矛盾|不一致", re.IGNORECASE)
-_LABEL = re.compile(r"(?<![\w])([A-Za-z][A-Za-z]{0,6}[\s-]?\d{1,4}[A-Za-z]{0,3})\s*(?:[:：=]|['’]s\b)")
 
 
 def _segments(text: str) -> list[tuple[str, str]]:
     """A condition cut into clauses: (clause, lead). Separators (; , 。 and spaced dashes)
     end a clause; a parenthesis is a clause of its own, with ``lead`` the text of the clause
     it sits in up to the opening bracket (its own text keeps a blank in its place)."""
-    text = re.sub(r"\s[—–-]+\s", ";", text)
+    text = SPACED_DASH.sub(";", text)
     stack: list[tuple[list[list[str]], str]] = [([[]], "")]
     out: list[tuple[str, str]] = []
     for ch in text:
@@ -325,7 +281,7 @@ def _other_card(text: str, own: frozenset[str], names: frozenset[str]) -> bool:
     for die in die_pattern.findall(text) if die_pattern else ():
         if entity_key(die_chips[die.casefold()]) not in own_keys:
             return True
-    for m in _LABEL.finditer(text):
+    for m in LABEL.finditer(text):
         label = entity_key(m.group(1))
         if label not in own_keys and not any(k.endswith(label) for k in own_keys) \
                 and entity_key(die_chips.get(label, "")) not in own_keys:
@@ -349,14 +305,14 @@ def _clause_ordinals(clause: str, lead: str, tensor_row: bool) -> list[int]:
     """Tensor Core generations a clause states: 'Nth gen' / '第N代' naming Tensor Cores (or
     bare, on a Tensor Core row), or 'Tensor Cores Gen N'. Another noun after the ordinal
     ('3rd-gen RT cores', '2nd-gen Transformer Engine', 'third-gen NVLink') is not one."""
-    found = [int(m.group("num")) for m in _GEN_AFTER.finditer(clause)]
-    for regex in (_GEN_EN, _GEN_ZH):
+    found = [int(m.group("num")) for m in GEN_AFTER.finditer(clause)]
+    for regex in (GEN_EN, GEN_ZH):
         for m in regex.finditer(clause):
             rest = clause[m.end():].lstrip(" -–")
             before = (lead if not clause[:m.start()].strip() else clause[:m.start()])
-            if _TENSOR_NEXT.match(rest) or _TENSOR_BEFORE.search(before):
+            if TENSOR_NEXT.match(rest) or TENSOR_BEFORE.search(before):
                 named = True
-            elif rest and _WORD_NEXT.match(rest) and not _FUNCTION_WORD.match(rest):
+            elif rest and WORD_NEXT.match(rest) and not FUNCTION_WORD.match(rest):
                 continue                                   # another component's generation
             else:
                 named = False
@@ -380,7 +336,7 @@ def condition_generations(row: dict[str, str], entity: str,
     value = row.get("value", "").strip().lower()
     if not condition or is_preliminary(condition) or value in NOT_SUPPORTED:
         return []
-    if _CONFLICT.search(condition):
+    if CONFLICT.search(condition):
         return []
     tensor_row = row.get("attribute", "") in TENSOR_CORE_ATTRIBUTES
     own = frozenset({entity, row.get("chip", "")})
@@ -389,8 +345,8 @@ def condition_generations(row: dict[str, str], entity: str,
         values = set(_clause_ordinals(clause, lead, tensor_row))
         if len(values) != 1:
             continue
-        text = _OWN_SOURCE.sub(" ", clause)
-        if any(cue.search(text) for cue in _CUES.values()) or _other_card(clause, own, names) \
+        text = OWN_SOURCE.sub(" ", clause)
+        if any(cue.search(text) for cue in CUES.values()) or _other_card(clause, own, names) \
                 or _other_card(lead, own, names):
             continue
         out.append(Figure(GENERATION, frozenset(), Decimal(values.pop()), False,

@@ -5,7 +5,8 @@ Inside: ``numbers`` and ``quantities`` (figures with units and magnitudes), ``me
 (chips, attribute keywords, qualifiers), ``segment`` (sentences, clauses), ``cues``
 (operators, comparison and hedge words), ``prose`` (linking figures to chips in
 sentences, comparisons, speed-ups), ``tables`` (grid and flattened tables), ``claims``
-(the stage as one function), ``blocks`` (long documents block by block).
+(the stage as one function), ``blocks`` (long documents block by block), ``patterns``
+(the stage's fixed regular expressions, one section per module).
 Leaves: ``list[Claim]`` (codebook columns, ``start``/``end`` into the original text).
 """
 from __future__ import annotations

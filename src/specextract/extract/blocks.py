@@ -14,18 +14,16 @@ in the block before) is not linked: the price of bounded cost on text no article
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from . import document as pipeline
 from .claims import dedupe
 from ..records import Claim, Document
 from ..normalize.script import detect_script
+from .patterns import BREAK
 
 BLOCK_CHARS = 1_000_000
 LINE_CHARS = 100_000
-# Where a long line may be cut: after a sentence end or a space.
-BREAK = re.compile(r"[。！？；.!?;]\s*|\s+")
 
 
 def split_blocks(text: str, size: int = BLOCK_CHARS,

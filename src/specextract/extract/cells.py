@@ -7,7 +7,6 @@ the label or from the attribute.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from decimal import Decimal
 
@@ -20,13 +19,9 @@ from .drafts import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, 
 from .quantities import Quantity, Units, units_of
 from .relabel import names_no_claim
 from .segment import Span
+from .patterns import (AFTER_GAP, BRACKETED, CELL_CLAUSE_MARK as CLAUSE_MARK, MAGNITUDE_LABEL,
+                       OP_BEFORE)
 
-# a magnitude word alone in a label's brackets: "晶体管数量(亿)", "(billions)"
-MAGNITUDE_LABEL = re.compile(r"[(（]\s*+(万亿|千亿|百亿|千万|百万|万|亿|(?i:thousand|million|billion|trillion)s?)\s*+[)）]")
-BRACKETED = re.compile(r"(?<!\s)\s*+[)）]")
-CLAUSE_MARK = re.compile(r"[,，;；、]")
-AFTER_GAP = re.compile(r"^\s*+的?\s*+$")
-OP_BEFORE = re.compile(r"(?:>|≥|超过|more than|over)\s*$", re.IGNORECASE)
 UNIT_FOR_ATTRIBUTE = {"memory_size": ("bytes", "GB"), "memory_bandwidth": ("bandwidth", "GB/s"),
                       "nvlink_bandwidth": ("bandwidth", "GB/s"), "tdp": ("power", "W"),
                       "process_node": ("length", "nm"), "die_area": ("area", "mm2"),

@@ -12,15 +12,11 @@ import re
 from dataclasses import dataclass
 
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
+from .patterns import GLUED_SUFFIX, NOT_AFTER, SUFFIX
 
-SUFFIX = r"(?:[\s\-]?(?:Ti|TI|Super|SUPER|Ultra|Pro|Max|Plus|XTX|XT|GRE|Ada)(?![a-z]))"
 SUFFIX_WORDS = {w.lower(): w for w in ("Ti", "Super", "Ultra", "Pro", "Max", "Plus", "XTX", "XT",
                                        "GRE", "Ada", "Gen", "Bionic", "Elite", "Nano", "AGX",
                                        "NX", "CPX")}
-# a series, a family or an architecture is no model ("RTX 40系列", "MI300 family", "Rubin架构")
-NOT_AFTER = re.compile(r"(?<!\s)\s*+(?:系列|系(?![统統])|家族|架构|架構|平台|(?i:series|family|architecture|platform)(?![a-z]))")
-GLUED_SUFFIX = re.compile(r"(?<=[0-9])(?=(?i:Ti|Super|Ultra|Pro|Max|Plus|Gen|Elite|Bionic)(?![a-z]))"
-                          r"|(?<=Gen)(?=[0-9])|(?<=[0-9]{4})(?=D$)")
 
 
 @dataclass(frozen=True)

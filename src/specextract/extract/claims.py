@@ -6,7 +6,6 @@ the normalization map, and ``surface == text[start:end]``.
 """
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
 from dataclasses import replace
 
@@ -20,16 +19,7 @@ from .quantities import RANGE_JOIN, Quantity, find_quantities, units_of
 from .relabel import base_clocks, relabel
 from ..records import Claim
 from .tables import link_tables
-
-LATIN_OR_DIGIT = re.compile(r"[A-Za-z0-9]")
-# Where a figure can be: a digit, a Chinese numeral with a counter, a number word (behind
-# a look-ahead on their first characters: most positions fail one set test).
-FIGURE_HINT = re.compile(r"(?=[0-9一二两三四五六七八九十翻加]|(?i:[tdqsf]))"
-                         r"(?:[0-9]|[一二两三四五六七八九十]\s*[个颗倍代成]|翻(?:了)?(?:一)?[番倍]|加倍"
-                         r"|(?i:twice|double|triple|quadruple|seven|first|second|third|fourth|fifth|sixth))")
-
-
-TABLE_RULE = re.compile(r"^[\s|:\-+=]+$")
+from .patterns import FIGURE_HINT, LATIN_OR_DIGIT, TABLE_RULE
 
 
 def active_regions(text: str) -> list[tuple[int, int]]:

@@ -7,7 +7,6 @@ or the other; a row that matches neither way, or lacks a figure, yields nothing.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from decimal import Decimal
 
@@ -15,11 +14,9 @@ from .drafts import Draft, plausible
 from ..lexicon.lexicon import lexicon_or_default
 from .quantities import Quantity
 from .segment import Span
+from .patterns import COMPARE_HEADER, DECREASE
 
-COMPARE_HEADER = re.compile(r"(?:性能|性能的?|算力)?(?:提升|提升幅度|增幅|涨幅|加速比|倍数|提升倍数|对比)"
-                            r"|(?i:speed-?ups?|improvement|uplift|gain|x\s*faster|ratio)")
 RATIO_TOLERANCE = Decimal("0.1")
-DECREASE = re.compile(r"[-−–]\s*$")
 
 
 def is_compare_header(text: str) -> bool:

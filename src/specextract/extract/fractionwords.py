@@ -13,14 +13,8 @@ from decimal import Decimal
 
 from ..lexicon.trie import scan
 from .numbers import parse_cjk
+from .patterns import FRACTION
 
-FRACTION = re.compile(r"""
-    (?<= 的 ) \s*+ (?P<a> \d{1,3} ) \s*+ / \s*+ (?P<b> \d{1,4} ) (?! [\d./%] | \s*+ [A-Za-z] )
-    | (?P<cb> [一二两三四五六七八九十百]{1,3} ) 分之 (?P<ca> [一二三四五六七八九十]{1,2} )
-    | (?P<half> 一半 )
-    | (?<! [A-Za-z] ) (?i: (?: a | one ) [\s-] (?P<w> half | third | quarter | fourth | fifth
-                                                     | sixth | eighth | tenth ) \s++ of ) \b
-    """, re.VERBOSE)
 ORDINAL_PARTS = {"half": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6,
                  "eighth": 8, "tenth": 10}
 PLACES = Decimal("0.000001")

@@ -16,16 +16,10 @@ from typing import Callable
 
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from .quantities import units_of
+from .patterns import (EMPTY, GAP, GLUED_MAGNITUDE as MAGNITUDE, GLUED_PAIR_JOIN as PAIR_JOIN,
+                       NOTE, NUMBER_RUN, ORDINAL_SUFFIX, VALID_NUMBER)
 
 MAX_PARSES = 256  # more readings than this: too ambiguous to choose
-NUMBER_RUN = re.compile(r"[\d.,]++")
-VALID_NUMBER = re.compile(r"(?:[1-9]\d{0,2}(?:,\d{3})++|[1-9]\d*+|0(?=\.))(?:\.\d++)?")
-EMPTY = re.compile(r"(?:N/?A|n/a|—|-|–|不支持|无)(?![A-Za-z])")
-GAP = re.compile(r"[\s|]*+(?:(?:TSMC|Samsung|SMIC|台积电|三星|中芯国际)\s*+)?")  # "TSMC 4nm"
-PAIR_JOIN = re.compile(r"(?<!\s)\s*+/\s*+(?=\d)")
-NOTE = re.compile(r"\s?(?:[A-Z][A-Za-z]{1,5}\s?)?\([^()\n]{0,30}\)")  # "(2nd Gen)", "FFN(FinFET)"
-ORDINAL_SUFFIX = re.compile(r"(?:st|nd|rd|th)(?![a-z])(?:\s?(?i:gen(?:eration)?)\b)?")
-MAGNITUDE = re.compile(r"\s?(?:B(?![A-Za-z/])|bn\b|billion\b|亿|万)")
 
 
 @dataclass(frozen=True)

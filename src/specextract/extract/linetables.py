@@ -12,7 +12,6 @@ skipped, as are rows whose label names no attribute or whose figures don't fit i
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from .cells import in_span as _in, label_info as _label, piece_draft, piece_quantity
@@ -23,21 +22,11 @@ from .numbers import parse_arabic
 from .drafts import Draft, Found, plausible
 from .quantities import units_of
 from .segment import Span
+from .patterns import (CORNER, HEADER_FILLER, LINE_HEADER_GAP as HEADER_GAP, NOTE_TAIL, NOT_SPEC,
+                       PER_UNIT, PRECISION_NAME, VALUES_START)
 
-HEADER_FILLER = re.compile(r"^[\s|/]*+(?:(?:NVIDIA|Nvidia|AMD|GeForce|Tesla|Quadro|Instinct|Radeon|英伟达|英偉達|輝達"
-                           r"|华为|華為|昇腾|昇騰)[\s|/]*+)*+$")
-# labels that name an attribute word but count something else: units of one precision
-# ("FP64 Cores"), memory clocks and pin speeds
-NOT_SPEC = re.compile(r"(?:FP|INT)\d++\s*+(?:Cores?|核心|单元|units?)|Memory\s++(?:Clock|Speed)|Data\s++Rate"
-                      r"|显存频率|内存频率|显存速率|等效频率", re.IGNORECASE)
-HEADER_GAP = re.compile(r"\s*+(?:\([^()\n]{0,30}\)|（[^（）\n]{0,30}）)?(?:[\s|/]|NVIDIA|AMD|GeForce|Tesla|Instinct)*+")
-NOTE_TAIL = re.compile(r"^\s*+(?:\([^()\n]{0,30}\)|（[^（）\n]{0,30}）)")
-CORNER = re.compile(r"[^\d\s,，。;；:：]{1,8}\s++")  # "指标 ": the label column's header
 MAX_ROW = 120  # a longer line is prose, and ends the table
 MAX_LABEL_LINES = 3  # a label wrapped over lines ("Peak FP16 Tensor TFLOPs" / "with FP32 Accumulate")
-VALUES_START = re.compile(r"\d|(?:N/?A|n/a)(?![A-Za-z])|—")
-PRECISION_NAME = re.compile(r"(?:FP|INT|BF|TF)\d++")  # an unmasked "FP16" is no figure
-PER_UNIT = re.compile(r"/\s*+SM\b|per\s++SM|每\s*+(?:个\s*+)?SM|/\s*+(?:CU|TPC|GPC)\b|per\s++(?:CU|TPC|GPC)", re.IGNORECASE)
 PAIR_RATIO = (1.9, 2.1)  # a "dense / sparse" pair: structured sparsity doubles the rate
 
 

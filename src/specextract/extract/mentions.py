@@ -14,6 +14,8 @@ from functools import lru_cache
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from ..lexicon.trie import either, first_chars, model_name, plain_trie, scan, squash, trie_regex
 from .chipnames import find_names
+from .patterns import (ALIAS_SEPARATORS, NOT_A_CHIP_AFTER, SYSTEM_AFTER, SYSTEM_BEFORE,
+                       VARIANT_SEP)
 
 CONTEXT_WINDOW = 40
 
@@ -81,7 +83,7 @@ def chip_lexicon(lex: Lexicon) -> tuple[re.Pattern, dict[str, dict[str, str]]]:
 
 @lru_cache(maxsize=4096)
 def _norm_alias(text: str) -> str:
-    return re.sub(r"[\s\-]", "", text).lower()
+    return ALIAS_SEPARATORS.sub("", text).lower()
 
 
 @lru_cache(maxsize=None)
@@ -94,12 +96,7 @@ def variant_patterns(lex: Lexicon) -> list[tuple[re.Pattern, str]]:
     return [(re.compile(r["pattern"], re.IGNORECASE), r["canonical"]) for r in rows]
 
 
-SYSTEM_BEFORE = re.compile(r"(?:DGX|SuperPOD|ExaPOD|集群|超算|超级计算机"
-                           r"|(?:[2-9]|八|四|两)\s*(?:卡|-GPU|GPU|x|路|颗|张|块)\s*(?:HGX|DGX)?)\s*$", re.IGNORECASE)
-SYSTEM_AFTER = re.compile(r"^\s*(?:NVL(?:72|36|576)|SuperPOD|集群|超算|服务器|Station|8-GPU|八卡|8卡)",
-                          re.IGNORECASE)
 VARIANT_STARTS = frozenset("0123456789SsPpNnAa")  # first characters of data/variants.tsv
-VARIANT_SEP = re.compile(r"[\s\-_/]{0,2}")
 
 
 def find_chips(text: str, lexicon: Lexicon | None = None) -> list[Mention]:
@@ -186,9 +183,6 @@ class _Spans:
 
     def in_order(self) -> list[Mention]:
         return list(self.items.values())
-
-
-NOT_A_CHIP_AFTER = re.compile(r"(?<!\s)\s*+(?:缓存|cache|Cache|快取|高速缓存)")
 
 
 def _in_context(text: str, m: re.Match, row: dict) -> bool:

@@ -27,37 +27,16 @@ import re
 from ..lexicon.lexicon import Lexicon
 from .cues import cue_pattern
 from .quantities import Quantity
+from .patterns import (AND_ABOVE_AFTER, ARCHITECTURE_SUBJECT, CACHE_AFTER, CAPABILITY_BEFORE,
+                       CLAUSE_END, COMPARED_GAP, CORE_CLOCK_WORD, DIFFERENCE_SIGN, EACH_ONE,
+                       EACH_PART, EACH_WORD, GENERIC_CHIPS_AFTER, LIMIT_BEFORE, MEMORY_WORD,
+                       OPENING, THRESHOLD_BEFORE, VAGUE_BEFORE, WHOLE_OF_PART)
 
 PIN_SPEED_MAX = 5  # GB/s: a figure in Gb/s below this is a per-pin data rate
 PER_UNIT_REACH = 40   # characters before a figure where "每个 SM" can be about it
 LINK_REACH = 80       # characters before a figure where an interconnect's name can be
 CONTEXT_REACH = 80    # characters before a figure where memory or architecture words count
 QUESTION_REACH = 120  # characters around a figure where a question word counts
-COMPARED_GAP = re.compile(r"比[^，。,;；比]{1,30}?(?<![最至更很许許])(?:多出?|少|高出?|低)\s*+(?:了\s*+)?"
-                          r"(?:约|約|近|超过|超過)?\s*+$")  # "比 H100 的 800 亿多 1280 亿"
-DIFFERENCE_SIGN = re.compile(r"(?<![\w.])[+＋]\s*+$")
-CACHE_AFTER = re.compile(r"^\s*+(?:的\s*+)?(?:(?:高速|一级|一級|三级|三級|L1|L3|Infinity)\s*+)?(?:缓存|緩存|快取|cache)",
-                         re.IGNORECASE)
-GENERIC_CHIPS_AFTER = re.compile(r"^\s*+(?:(?:以上|及以上)\s*+)?的\s*+(?:芯片|GPU|产品|显卡|加速器|处理器)")
-WHOLE_OF_PART = re.compile(r"^[^，。,;；\d]{0,12}?(?:中的|之中的?|里的)\s*+(?:\d|[一二两三四五六七八九十])")
-VAGUE_BEFORE = re.compile(r"(?:上|数|几|好几|成)$")
-CAPABILITY_BEFORE = re.compile(r"(?<![A-Za-z])(?:SM|sm)_?+$")
-CLAUSE_END = re.compile(r"[，。,;；\n]")
-THRESHOLD_BEFORE = re.compile(r"(?:超过|超出|大于|高于|高过|不低于|达到或超过)\s*+$")
-LIMIT_BEFORE = re.compile(r"(?:限制在|限定在|限制为|限于)\s*+(?:每秒\s*+)?$")
-AND_ABOVE_AFTER = re.compile(r"^\s*+(?:及以上|以上|或以上|(?i:or\s++(?:more|above)|and\s++above))")
-OPENING = r"(?:<\w{1,4}>|[\W_]){0,12}+"  # list marks, bullets, leftover tags before a sentence
-MEMORY_WORD = re.compile(r"HBM|GDDR|(?<![A-Za-z])memory|VRAM|显存|顯存|内存|記憶體|记忆体", re.IGNORECASE)
-CORE_CLOCK_WORD = re.compile(r"boost|加速|核心|(?<![A-Za-z])(?:core|GPU|shader|graphics|engine|game)"
-                             r"|游戏频率|遊戲頻率", re.IGNORECASE)
-EACH_WORD = re.compile(r"(?<![A-Za-z])(?i:each)(?![A-Za-z])")
-EACH_PART = re.compile(r"(?<![a-z])(?:two|three|four|eight|\d)\s++(?:[a-z]++\s++)?"
-                       r"(?:chips|dies|chiplets|gcds|xcds|tiles)(?![a-z])[^.;。；]{0,60}?"
-                       r"(?<![a-z])each(?![a-z])[^.;。；]{0,40}$", re.IGNORECASE)
-ARCHITECTURE_SUBJECT = re.compile(r"(?:该|該|此|这一|這一|这个|這個)\s*+架[构構]|(?i:(?<![a-z])(?:this|that)\s++architecture)"
-                                  r"|架[构構]\s*+[A-Z][A-Za-z]++\s*+[,，]\s*+(?:其|它)")
-EACH_ONE = re.compile(r"(?:每|单)\s*+(?:一\s*+)?(?:个|個|颗|顆|块|塊|组|組)\s*+(?:的\s*+)?"
-                      r"(?:大小|容量|带宽|頻寬|频宽)?\s*+(?:为|為|是|有|达|達)?\s*+$")
 
 
 def _per_unit_before(lex: Lexicon) -> re.Pattern:

@@ -1,9 +1,24 @@
-"""The extraction stage's structural patterns: the shapes of text between a figure, its
-chip and its label. Word lists live in data/ (cues.tsv, chips.tsv ...); what stays here is
-grammar that no lexicon row could say. Each pattern is ``re.VERBOSE`` with a comment per
-part; possessive quantifiers (``*+``) keep the scans linear (tests/test_regex_linear.py).
+r"""The extraction stage's structural patterns, in one place: the shapes of text around a
+figure, its chip and its label. Word lists live in data/ (cues.tsv, chips.tsv ...); what
+stays here is grammar that no lexicon row could say.
 
-Sections follow the modules that use them.
+One section per module, in the order the pipeline uses them: sentences and lines
+(``segment``), chip names (``mentions``, ``chipnames``), figures (``quantities``), what is
+no claim (``nonclaims``), relabelling (``relabel``), prose linking (``figurelinks``,
+``sentence``, ``speeduplinks``), the whole document (``claims``, ``blocks``), tables
+(``tables``, ``linetables``, ``rowtables``, ``gluedcells``, ``cells``, ``comparecol``).
+``comparisons`` keeps its patterns for now.
+
+Names are unique in this file: where two modules use the same name for different
+patterns, each is prefixed with its module here (``SEGMENT_WIDE_GAP``,
+``TABLE_WIDE_GAP``) and the module imports it under its own name. Patterns built at run
+time from the lexicon (units, chip names, cue words, variants) stay where they are built;
+the fragments they are built from are here (``ARABIC``, ``SUFFIX``, ...).
+
+Long patterns are written with ``re.VERBOSE`` (``V``), one part per line with its comment;
+there, a literal space is ``\ `` (or ``[ ]``) and ``#`` is ``\#``. Possessive quantifiers
+(``*+``) keep the scans linear (tests/test_regex_linear.py). Fragments that go into other
+patterns are written without VERBOSE.
 """
 from __future__ import annotations
 
@@ -11,7 +26,163 @@ import re
 
 I, V = re.IGNORECASE, re.VERBOSE
 
-# -- prose linking: a figure's label (figurelinks.py) ----------------------------------
+# === segment: sentences, clauses, line layouts ==========================================
+
+# Each sentence and clause pattern starts with a look-ahead on the characters a match can
+# start with, so that most positions fail one set test instead of trying every alternative.
+# A "?" run into a digit or a Latin letter is a hole left by a lost character ("约?1.8 倍",
+# "RTX?3090?Ti"), not a question mark.
+SENTENCE_END = re.compile(r"""
+    (?=[。！？!?；;\n.])                         # only where an end can be
+    (?: (?: [。！？!；;\n] | \?(?![A-Za-z0-9]) )++    # a run of ends ("?" as above)
+      | (?<=[A-Za-z0-9%)\]])\.(?=\s+[A-Z\"“(]|\s*$) )   # a full stop before a capital or the end ("MI300X.")
+    """, re.VERBOSE)
+SEGMENT_CLAUSE_BREAK = re.compile(r"""
+    (?=[，；;,\s而但])                    # only where a break can be
+    (?: [，；;]                            # Chinese comma, semicolons
+      | ,(?!\d{3}(?!\d))                   # a comma, not a thousands separator
+      | (?<=[a-z\s]),(?=\s)                # an English comma before a blank
+      | \s(?:while|whereas|but|and\ the)\s # English conjunctions
+      | 而|但 )                            # Chinese ones
+    """, re.VERBOSE)
+SOFT_BREAK = re.compile(r"[，,、：:\s]")          # where an over-long sentence may be cut
+
+SEGMENT_WIDE_GAP = re.compile(r"\|| ?\t|\S {2,}\S|\u3000")   # a column gap in a line
+LINE_SENTENCE_END = re.compile(r"[。！？!?；;]|[.](?:\s|$)")
+SEGMENT_CLAUSE_MARK = re.compile(r"[，,、]")
+LIST_MARK = re.compile(r"""
+    ^\s*+
+    (?: [-*•·]            # a bullet
+      | \d+[.)、]          # "1." "1)" "1、"
+      | [（(]\d+[)）] )     # "(1)"
+    \s++
+    """, re.VERBOSE)
+
+# === mentions: chip names and what stands beside them ===================================
+
+SYSTEM_BEFORE = re.compile(r"""
+    (?: DGX|SuperPOD|ExaPOD|集群|超算|超级计算机           # a system or a cluster
+      | (?:[2-9]|八|四|两)\s*(?:卡|-GPU|GPU|x|路|颗|张|块)   # "8-GPU", "八卡"
+        \s*(?:HGX|DGX)? )                                # "8x HGX"
+    \s*$
+    """, re.IGNORECASE | re.VERBOSE)
+SYSTEM_AFTER = re.compile(r"^\s*(?:NVL(?:72|36|576)|SuperPOD|集群|超算|服务器|Station|8-GPU|八卡|8卡)",
+                          re.IGNORECASE)
+VARIANT_SEP = re.compile(r"[\s\-_/]{0,2}")                   # between a chip and its variant
+NOT_A_CHIP_AFTER = re.compile(r"(?<!\s)\s*+(?:缓存|cache|Cache|快取|高速缓存)")   # "L2 缓存"
+ALIAS_SEPARATORS = re.compile(r"[\s\-]")                     # dropped from an alias's key
+
+# === chipnames: model names of chip families ============================================
+
+# A model suffix, as a fragment of the families' patterns: "RTX 4090 Ti", "MI300X".
+SUFFIX = r"(?:[\s\-]?(?:Ti|TI|Super|SUPER|Ultra|Pro|Max|Plus|XTX|XT|GRE|Ada)(?![a-z]))"
+# a series, a family or an architecture is no model ("RTX 40系列", "MI300 family", "Rubin架构")
+NOT_AFTER = re.compile(r"""
+    (?<!\s)\s*+
+    (?: 系列|系(?![统統])|家族|架构|架構|平台                     # "系列", "架构"
+      | (?i:series|family|architecture|platform)(?![a-z]) )     # "series", "family"
+    """, re.VERBOSE)
+GLUED_SUFFIX = re.compile(r"""
+      (?<=[0-9])(?=(?i:Ti|Super|Ultra|Pro|Max|Plus|Gen|Elite|Bionic)(?![a-z]))   # "4090Ti"
+    | (?<=Gen)(?=[0-9])                                                      # "Gen5"
+    | (?<=[0-9]{4})(?=D$)                                                    # "4090D"
+    """, re.VERBOSE)
+
+# === quantities: figures with their units ===============================================
+
+# Fragments of the quantity pattern (built with the lexicon's units, quantities.Units).
+ARABIC = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+CJK_NUM = r"[零〇一二两三四五六七八九十百千]+"
+WORD_NUM = r"(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty)"
+QUANTITY_MAGNITUDE = (r"\s?(?:千万亿|万亿|千亿|百亿|千万|百万|万|亿|兆(?!字节|赫|瓦)|千(?![兆克米]))"
+                      r"|\s(?i:thousand|million|billion|trillion)\b|(?:bn|B)(?=\s*(?:transistors|个?晶体管|\||\n|$))")
+FLOP_WORDS = r"(?P<flopmag>千万亿|万亿|兆|亿)次(?:的)?(?:浮点|整数)?(?:运算|计算|操作)?(?:每秒)?"
+# Ordinals: a generation, a PCIe version (quantities.ordinal_pattern joins them).
+ORDINAL_PATTERNS = (
+    r"第\s*(?P<ord>[一二三四五六七八九十]|\d{1,2})\s*代",
+    r"(?<![A-Za-z])(?P<ordw>(?i:first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|5th|6th))[\s-]*(?i:gen(?:eration)?)\b",
+    r"(?<![\d.])(?P<ordd>[1-6])\s*代(?=\s*(?:Tensor|张量|NVLink|NVlink))",
+    r"PCI-?[Ee](?:xpress)?\s*(?:(?i:Gen)\s*)?(?P<pcie>[1-6])(?:\.0)?(?![\d.])",
+    r"PCI-?[Ee]\s*(?:第)?(?P<pciecjk>[一二三四五六])代",
+    r"(?<![A-Za-z])(?i:Gen)\s?(?P<gen>[1-6])(?![\d.])",
+)
+RATIO_WORDS = re.compile(r"""
+    (?=[tTdDqQ翻加])                                      # only where one can start
+    (?: (?<![A-Za-z])
+        (?P<w>(?i:twice|double[ds]?|triple[ds]?|quadruple[ds]?))   # "twice", "tripled"
+        (?![A-Za-z])
+      | 翻(?:了)?(?:一)?(?:番|倍)                            # "翻了一番", "翻倍"
+      | 加倍 )
+    """, re.VERBOSE)
+# "每秒3.35TB", "每秒传输64GB的数据": bytes moved per second
+PER_SECOND_BEFORE = re.compile(r"每秒钟?(?:可以|能够?|可)?(?:传输|传送|读写|读取|交换|搬运)?(?:约|高达|达到?|超过)?\s*+.?$")
+RANGE_AFTER = re.compile(r"(?<!\s)\s*+(?:-{1,2}+|–|—|~|～|〜|到|至|to)\s*+(?:\d|[零一二两三四五六七八九十])")
+RANGE_JOIN = re.compile(r"(?<!\s)\s*+(?:-{1,2}+|–|—|~|～|〜|到|至|to)\s*+$")
+# Between two figures that share the unit written after the second ("16 | 32 GB").
+SHARED_UNIT_BEFORE = re.compile(r"^[ \t]*+\*?[ \t]*+(?:\||/|、|和|与|及|(?i:and|or))[ \t]*+$")
+SHARED_UNIT_AFTER = re.compile(r"^\*?[ \t]*+[(（][ \t]*+$")
+QUANTITY_PAIR_JOIN = re.compile(r"^[ \t]*+\*?[ \t]*+[|/][ \t]*+$")
+NEWLINE = re.compile("\n")                 # line ends, to tell a pipe-table row
+FOUNDRY = r"(?:TSMC|台积电|台積電|Samsung|三星)[\s']*+(?:s\s++)?+"
+NODE_WORD = r"\s*+(?:工艺|工藝|制程|製程|(?i:process|node))"
+FOUNDRY_NODE = re.compile(  # "TSMC 4N", "台积电 N4P", "4NP 工艺", "N5 制程"
+    rf"{FOUNDRY}(?P<n>[3-9])(?:NP|N)(?![a-z0-9])|{FOUNDRY}N(?P<m>[3-9])[PEX]?(?![A-Za-z0-9])"
+    rf"|(?<![A-Za-z0-9])(?P<k>[3-9])NP?(?={NODE_WORD})|(?<![A-Za-z0-9])N(?P<j>[3-9])[PEX]?(?={NODE_WORD})")
+
+# === nonclaims: figures that are no spec claim ==========================================
+
+DIFFERENCE_SIGN = re.compile(r"(?<![\w.])[+＋]\s*+$")              # "+1100 MHz"
+CACHE_AFTER = re.compile(r"^\s*+(?:的\s*+)?(?:(?:高速|一级|一級|三级|三級|L1|L3|Infinity)\s*+)?(?:缓存|緩存|快取|cache)",
+                         re.IGNORECASE)
+GENERIC_CHIPS_AFTER = re.compile(r"""
+    ^\s*+(?:(?:以上|及以上)\s*+)?         # "以上"
+    的\s*+(?:芯片|GPU|产品|显卡|加速器|处理器)   # "的芯片": chips in general
+    """, re.VERBOSE)
+WHOLE_OF_PART = re.compile(r"""
+    ^[^，。,;；\d]{0,12}?                  # a few words in the same clause
+    (?:中的|之中的?|里的)\s*+              # "中的"
+    (?:\d|[一二两三四五六七八九十])         # then the part's own figure
+    """, re.VERBOSE)
+VAGUE_BEFORE = re.compile(r"(?:上|数|几|好几|成)$")                  # "上百", "数百"
+CAPABILITY_BEFORE = re.compile(r"(?<![A-Za-z])(?:SM|sm)_?+$")       # "SM89", "sm_90"
+CLAUSE_END = re.compile(r"[，。,;；\n]")
+THRESHOLD_BEFORE = re.compile(r"(?:超过|超出|大于|高于|高过|不低于|达到或超过)\s*+$")
+LIMIT_BEFORE = re.compile(r"(?:限制在|限定在|限制为|限于)\s*+(?:每秒\s*+)?$")
+AND_ABOVE_AFTER = re.compile(r"""
+    ^\s*+
+    (?: 及以上|以上|或以上
+      | (?i: or\s++(?:more|above) | and\s++above ) )
+    """, re.VERBOSE)
+
+COMPARED_GAP = re.compile(r"比[^，。,;；比]{1,30}?(?<![最至更很许許])(?:多出?|少|高出?|低)\s*+(?:了\s*+)?"
+                          r"(?:约|約|近|超过|超過)?\s*+$")  # "比 H100 的 800 亿多 1280 亿"
+OPENING = r"(?:<\w{1,4}>|[\W_]){0,12}+"  # list marks, bullets, leftover tags before a sentence
+MEMORY_WORD = re.compile(r"HBM|GDDR|(?<![A-Za-z])memory|VRAM|显存|顯存|内存|記憶體|记忆体", re.IGNORECASE)
+CORE_CLOCK_WORD = re.compile(r"boost|加速|核心|(?<![A-Za-z])(?:core|GPU|shader|graphics|engine|game)"
+                             r"|游戏频率|遊戲頻率", re.IGNORECASE)
+EACH_WORD = re.compile(r"(?<![A-Za-z])(?i:each)(?![A-Za-z])")
+EACH_PART = re.compile(r"(?<![a-z])(?:two|three|four|eight|\d)\s++(?:[a-z]++\s++)?"
+                       r"(?:chips|dies|chiplets|gcds|xcds|tiles)(?![a-z])[^.;。；]{0,60}?"
+                       r"(?<![a-z])each(?![a-z])[^.;。；]{0,40}$", re.IGNORECASE)
+ARCHITECTURE_SUBJECT = re.compile(r"(?:该|該|此|这一|這一|这个|這個)\s*+架[构構]|(?i:(?<![a-z])(?:this|that)\s++architecture)"
+                                  r"|架[构構]\s*+[A-Z][A-Za-z]++\s*+[,，]\s*+(?:其|它)")
+EACH_ONE = re.compile(r"(?:每|单)\s*+(?:一\s*+)?(?:个|個|颗|顆|块|塊|组|組)\s*+(?:的\s*+)?"
+                      r"(?:大小|容量|带宽|頻寬|频宽)?\s*+(?:为|為|是|有|达|達)?\s*+$")
+
+# === relabel: a figure's label read again ===============================================
+
+RELABEL_LABEL_GAP = re.compile(r"[\s:：=为是有达约]*+")
+RELABEL_COUNT_GAP = re.compile(r"\s*+[个颗组]?\s*+")
+RELABEL_CLAUSE_BREAK = re.compile(r"[，,；;。！？!?\n]|\.\s")
+COMPARE_START = re.compile(r"""
+    (?<!\s)\s*+
+    (?: 低于|高于|不及|不如|超过|多于|少于
+      | (?i:lower\ than|higher\ than|less\ than|more\ than|than|compared) )
+    """, re.VERBOSE)
+NOUN_AFTER = re.compile(r"(?<!\s)\s*+[A-Za-z\u3400-\u9fff]")
+TENSOR_AFTER = re.compile(r"(?<!\s)\s*+(?:Tensor|张量|張量|TC(?![A-Za-z]))", re.IGNORECASE)
+
+# === prose linking: a figure's label (figurelinks.py) ===================================
 
 # between a count and its label: "5120 个 CUDA 核心", "4 颗完整的 GPU", "第三代"
 COUNT_GAP = re.compile(r"""
@@ -47,7 +218,7 @@ GENERIC_BANDWIDTH = re.compile(r"(?: 总 | 单向 | 双向 )? 带宽 | (?i: band
 # a PCIe link's words: its bandwidth is no spec of the chip
 LINK_WORDS = re.compile(r"x16 | x8 | 链路 | lanes?", I | V)
 
-# -- prose linking: a figure's chip (figurelinks.py) ------------------------------------
+# === prose linking: a figure's chip (figurelinks.py) ====================================
 
 # "分别为 15.7 和 19.5": the i-th figure to the i-th chip
 RESPECTIVELY = re.compile(r"分别 | respectively", I | V)
@@ -104,7 +275,7 @@ LIST_LEAD = frozenset(" \t\n*#>-•·0123456789.、)）")
 # "2080亿(H100 的 2.6 倍)": a chip in an aside is not the figure's
 ASIDE_OPEN = re.compile(r"[(（]", V)
 
-# -- prose linking: comparisons and baselines (sentence.py, speeduplinks.py) ------------
+# === prose linking: comparisons and baselines (sentence.py, speeduplinks.py) ============
 
 # "前代", "the previous": words between a comparison word and its chip
 PREDECESSOR_TAIL = re.compile(r"""
@@ -193,7 +364,7 @@ LABEL_COLON = re.compile(r"(?<!\s) \s*+ [:：] | ^ [:：]", V)
 # comma-like marks that delimit clauses
 CLAUSE_PUNCTUATION = re.compile(r"[，,；;：:]", V)
 
-# -- prose linking: speed-ups (speeduplinks.py) -----------------------------------------
+# === prose linking: speed-ups (speeduplinks.py) =========================================
 
 # the metric word right after a ratio: "2.4 times the capacity", "20x increase in"
 METRIC_AFTER = re.compile(r"""
@@ -236,3 +407,118 @@ FRAMING_TAIL = re.compile(r"(?<!\s) \s*+ (?: GPU \s*+ )? (?: 相比 | 相较 | �
 OWN_WORD = re.compile(r"\s*+ (?: 的 \s*+ )?", V)
 # "TF32 (single precision …)": between a keyword and one in parentheses glossing it
 GLOSS = re.compile(r"(?<!\s) \s*+ [(（] \s*+", V)
+
+# === fractionwords: fractions written as words or "/" ===================================
+
+# "H200 的 1/34", "五分之一", "一半", "a third of"
+FRACTION = re.compile(r"""
+    (?<= 的 ) \s*+ (?P<a> \d{1,3} ) \s*+ / \s*+ (?P<b> \d{1,4} ) (?! [\d./%] | \s*+ [A-Za-z] )
+    | (?P<cb> [一二两三四五六七八九十百]{1,3} ) 分之 (?P<ca> [一二三四五六七八九十]{1,2} )
+    | (?P<half> 一半 )
+    | (?<! [A-Za-z] ) (?i: (?: a | one ) [\s-] (?P<w> half | third | quarter | fourth | fifth
+                                                     | sixth | eighth | tenth ) \s++ of ) \b
+    """, re.VERBOSE)
+
+# === claims: the whole document =========================================================
+
+LATIN_OR_DIGIT = re.compile(r"[A-Za-z0-9]")
+# Where a figure can be: a digit, a Chinese numeral with a counter, a number word (behind
+# a look-ahead on their first characters: most positions fail one set test).
+FIGURE_HINT = re.compile(r"""
+    (?=[0-9一二两三四五六七八九十翻加]|(?i:[tdqsf]))     # first characters
+    (?: [0-9]                                           # a digit
+      | [一二两三四五六七八九十]\s*[个颗倍代成]             # a numeral with a counter
+      | 翻(?:了)?(?:一)?[番倍] | 加倍                      # "翻了一番"
+      | (?i:twice|double|triple|quadruple|seven|first|second|third|fourth|fifth|sixth) )
+    """, re.VERBOSE)
+TABLE_RULE = re.compile(r"^[\s|:\-+=]+$")                          # "|---|---|"
+
+# === blocks: long documents =============================================================
+
+# Where a long line may be cut: after a sentence end or a space.
+BREAK = re.compile(r"[。！？；.!?;]\s*|\s+")
+
+# === tables: grid and run tables ========================================================
+
+EMPTY_CELL = re.compile(r"N/A|n/a|不支持|暂无|未公布|TBD|—|(?<![\w.])-(?![\w.])")
+SEPARATOR_ROW = re.compile(r"^[\s|:\-+=]*$")
+TABLE_WIDE_GAP = re.compile(r"\t|\s{2,}| \| |\|")                  # between two cells
+SPACE_RUN = re.compile(r"\s\s")  # with "\t" and "|", what TABLE_WIDE_GAP needs (a quicker test)
+TABLE_HEADER_GAP = re.compile(r"^[\s|/]*(?:vs\.?|VS)?[\s|/]*$")
+RUN_GAP = re.compile(r"^[\s|/、,，;；]*(?:TSMC|台积电|Samsung|三星)?[\s']*$")  # "TSMC 4NSamsung 8N"
+# possessive (*+): each piece has one way to match, and a backtracking loop would keep a
+# restart point per piece (time grows faster than the length on long runs of 数)
+LABEL_TAIL = re.compile(r"""
+    ^(?: [\s|:：/]                      # blanks, pipes, colons, slashes
+       | 数量|个数|数                    # count words
+       | \([^)]{0,8}\) | （[^）]{0,8}）   # a short bracketed note
+       | TSMC|台积电|Samsung|三星 )*+$   # foundry names
+    """, re.VERBOSE)
+
+# === linetables: one line per table row =================================================
+
+HEADER_FILLER = re.compile(r"""
+    ^[\s|/]*+
+    (?: (?: NVIDIA|Nvidia|AMD|GeForce|Tesla|Quadro|Instinct|Radeon|英伟达|英偉達|輝達
+          | 华为|華為|昇腾|昇騰 )             # vendor and brand words
+        [\s|/]*+ )*+$
+    """, re.VERBOSE)
+# labels that name an attribute word but count something else: units of one precision
+# ("FP64 Cores"), memory clocks and pin speeds
+NOT_SPEC = re.compile(r"""
+      (?:FP|INT)\d++\s*+(?:Cores?|核心|单元|units?)     # "FP64 Cores"
+    | Memory\s++(?:Clock|Speed) | Data\s++Rate          # memory clocks, pin speeds
+    | 显存频率|内存频率|显存速率|等效频率
+    """, re.IGNORECASE | re.VERBOSE)
+LINE_HEADER_GAP = re.compile(r"""
+    \s*+
+    (?: \([^()\n]{0,30}\) | （[^（）\n]{0,30}） )?          # a bracketed note
+    (?: [\s|/] | NVIDIA|AMD|GeForce|Tesla|Instinct )*+     # blanks and brand words
+    """, re.VERBOSE)
+NOTE_TAIL = re.compile(r"^\s*+(?:\([^()\n]{0,30}\)|（[^（）\n]{0,30}）)")
+CORNER = re.compile(r"[^\d\s,，。;；:：]{1,8}\s++")  # "指标 ": the label column's header
+VALUES_START = re.compile(r"\d|(?:N/?A|n/a)(?![A-Za-z])|—")
+PRECISION_NAME = re.compile(r"(?:FP|INT|BF|TF)\d++")  # an unmasked "FP16" is no figure
+PER_UNIT = re.compile(r"""
+      /\s*+SM\b | per\s++SM | 每\s*+(?:个\s*+)?SM          # per SM
+    | /\s*+(?:CU|TPC|GPC)\b | per\s++(?:CU|TPC|GPC)        # per CU, TPC, GPC
+    """, re.IGNORECASE | re.VERBOSE)
+
+# === rowtables: a chip per row ==========================================================
+
+GROUP_JOIN = re.compile(r"(?<!\s)\s*+[|/]\s*+")
+ROW_START = re.compile(r"[^\d\n]{0,40}")  # brand words before the row's chip
+
+# === gluedcells: figures run together in a flattened table ==============================
+
+NUMBER_RUN = re.compile(r"[\d.,]++")
+VALID_NUMBER = re.compile(r"""
+    (?: [1-9]\d{0,2}(?:,\d{3})++    # 1,979
+      | [1-9]\d*+                   # 1979
+      | 0(?=\.) )                   # 0.5
+    (?:\.\d++)?                     # decimals
+    """, re.VERBOSE)
+EMPTY = re.compile(r"(?:N/?A|n/a|—|-|–|不支持|无)(?![A-Za-z])")
+GAP = re.compile(r"[\s|]*+(?:(?:TSMC|Samsung|SMIC|台积电|三星|中芯国际)\s*+)?")  # "TSMC 4nm"
+GLUED_PAIR_JOIN = re.compile(r"(?<!\s)\s*+/\s*+(?=\d)")
+NOTE = re.compile(r"\s?(?:[A-Z][A-Za-z]{1,5}\s?)?\([^()\n]{0,30}\)")  # "(2nd Gen)", "FFN(FinFET)"
+ORDINAL_SUFFIX = re.compile(r"(?:st|nd|rd|th)(?![a-z])(?:\s?(?i:gen(?:eration)?)\b)?")
+GLUED_MAGNITUDE = re.compile(r"\s?(?:B(?![A-Za-z/])|bn\b|billion\b|亿|万)")
+
+# === cells: one table cell ==============================================================
+
+# a magnitude word alone in a label's brackets: "晶体管数量(亿)", "(billions)"
+MAGNITUDE_LABEL = re.compile(r"[(（]\s*+(万亿|千亿|百亿|千万|百万|万|亿|(?i:thousand|million|billion|trillion)s?)\s*+[)）]")
+BRACKETED = re.compile(r"(?<!\s)\s*+[)）]")
+CELL_CLAUSE_MARK = re.compile(r"[,，;；、]")
+AFTER_GAP = re.compile(r"^\s*+的?\s*+$")
+OP_BEFORE = re.compile(r"(?:>|≥|超过|more than|over)\s*$", re.IGNORECASE)
+
+# === comparecol: a comparison column ====================================================
+
+COMPARE_HEADER = re.compile(r"""
+      (?:性能|性能的?|算力)?
+      (?:提升|提升幅度|增幅|涨幅|加速比|倍数|提升倍数|对比)          # "性能提升", "加速比"
+    | (?i:speed-?ups?|improvement|uplift|gain|x\s*faster|ratio)
+    """, re.VERBOSE)
+DECREASE = re.compile(r"[-−–]\s*$")

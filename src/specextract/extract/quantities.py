@@ -19,25 +19,15 @@ from ..lexicon.units import unit_rows
 from .fractionwords import fraction_values
 from .numbers import (MAGNITUDES, ORDINAL_WORDS, WORD_NUMBERS, Number, parse_arabic,
                        parse_cjk, scale, times)
+from .patterns import (ARABIC, CJK_NUM, FLOP_WORDS, FOUNDRY_NODE, NEWLINE, ORDINAL_PATTERNS,
+                       PER_SECOND_BEFORE, QUANTITY_MAGNITUDE as MAGNITUDE,
+                       QUANTITY_PAIR_JOIN as PAIR_JOIN, RANGE_AFTER, RANGE_JOIN, RATIO_WORDS,
+                       SHARED_UNIT_AFTER, SHARED_UNIT_BEFORE, WORD_NUM)
 
-ARABIC = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-CJK_NUM = r"[零〇一二两三四五六七八九十百千]+"
-WORD_NUM = r"(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty)"
-MAGNITUDE = (r"\s?(?:千万亿|万亿|千亿|百亿|千万|百万|万|亿|兆(?!字节|赫|瓦)|千(?![兆克米]))"
-             r"|\s(?i:thousand|million|billion|trillion)\b|(?:bn|B)(?=\s*(?:transistors|个?晶体管|\||\n|$))")
 COUNTERS = {"个": "count", "颗": "count", "枚": "count", "组": "count",
             "张": "other", "块": "other", "台": "other", "种": "other", "款": "other",
             "卡": "other", "年": "other", "月": "other", "日": "other", "元": "other",
             "美元": "other", "人民币": "other", "节点": "other", "倍数": "other"}
-FLOP_WORDS = r"(?P<flopmag>千万亿|万亿|兆|亿)次(?:的)?(?:浮点|整数)?(?:运算|计算|操作)?(?:每秒)?"
-ORDINAL_PATTERNS = (
-    r"第\s*(?P<ord>[一二三四五六七八九十]|\d{1,2})\s*代",
-    r"(?<![A-Za-z])(?P<ordw>(?i:first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|5th|6th))[\s-]*(?i:gen(?:eration)?)\b",
-    r"(?<![\d.])(?P<ordd>[1-6])\s*代(?=\s*(?:Tensor|张量|NVLink|NVlink))",
-    r"PCI-?[Ee](?:xpress)?\s*(?:(?i:Gen)\s*)?(?P<pcie>[1-6])(?:\.0)?(?![\d.])",
-    r"PCI-?[Ee]\s*(?:第)?(?P<pciecjk>[一二三四五六])代",
-    r"(?<![A-Za-z])(?i:Gen)\s?(?P<gen>[1-6])(?![\d.])",
-)
 
 
 @dataclass(frozen=True)
@@ -135,14 +125,6 @@ def ordinal_pattern() -> re.Pattern:
     return re.compile("(?=[第1-6fFsStTPpGg])(?:" + "|".join(f"(?:{p})" for p in ORDINAL_PATTERNS) + ")")
 
 
-RATIO_WORDS = re.compile(r"(?=[tTdDqQ翻加])(?:(?<![A-Za-z])(?P<w>(?i:twice|double[ds]?|triple[ds]?|quadruple[ds]?))(?![A-Za-z])"
-                         r"|翻(?:了)?(?:一)?(?:番|倍)|加倍)")
-# "每秒3.35TB", "每秒传输64GB的数据": bytes moved per second
-PER_SECOND_BEFORE = re.compile(r"每秒钟?(?:可以|能够?|可)?(?:传输|传送|读写|读取|交换|搬运)?(?:约|高达|达到?|超过)?\s*+.?$")
-RANGE_AFTER = re.compile(r"(?<!\s)\s*+(?:-{1,2}+|–|—|~|～|〜|到|至|to)\s*+(?:\d|[零一二两三四五六七八九十])")
-RANGE_JOIN = re.compile(r"(?<!\s)\s*+(?:-{1,2}+|–|—|~|～|〜|到|至|to)\s*+$")
-
-
 def find_quantities(text: str, regions=None, lexicon: Lexicon | None = None) -> list[Quantity]:
     """All quantities in ``text`` (masked normalized text), in order; only in the
     (start, end) ``regions`` when given."""
@@ -168,11 +150,6 @@ def _overlaps_any(q: Quantity, others: list[Quantity]) -> bool:
         if o.start < end and start < o.end:
             return True
     return False
-
-
-SHARED_UNIT_BEFORE = re.compile(r"^[ \t]*+\*?[ \t]*+(?:\||/|、|和|与|及|(?i:and|or))[ \t]*+$")
-SHARED_UNIT_AFTER = re.compile(r"^\*?[ \t]*+[(（][ \t]*+$")
-PAIR_JOIN = re.compile(r"^[ \t]*+\*?[ \t]*+[|/][ \t]*+$")
 
 
 def _share_units(text: str, quantities: list[Quantity], units: Units) -> list[Quantity]:
@@ -202,7 +179,7 @@ def _share_units(text: str, quantities: list[Quantity], units: Units) -> list[Qu
 def _is_table_row(text: str, pos: int, seen: dict) -> bool:
     """Is the line holding ``pos`` a pipe-table row? (answered once per line)"""
     if "newlines" not in seen:
-        seen["newlines"] = [m.start() for m in re.finditer("\n", text)]
+        seen["newlines"] = [m.start() for m in NEWLINE.finditer(text)]
     newlines = seen["newlines"]
     i = bisect_left(newlines, pos)
     start = newlines[i - 1] + 1 if i else 0
@@ -327,13 +304,6 @@ def _ordinals(text: str, regions=None) -> list[Quantity]:
         out.append(Quantity(m.start(), m.end(), Decimal(n), 0, "ordinal", written,
                             m.start(), m.end()))
     return out
-
-
-FOUNDRY = r"(?:TSMC|台积电|台積電|Samsung|三星)[\s']*+(?:s\s++)?+"
-NODE_WORD = r"\s*+(?:工艺|工藝|制程|製程|(?i:process|node))"
-FOUNDRY_NODE = re.compile(  # "TSMC 4N", "台积电 N4P", "4NP 工艺", "N5 制程"
-    rf"{FOUNDRY}(?P<n>[3-9])(?:NP|N)(?![a-z0-9])|{FOUNDRY}N(?P<m>[3-9])[PEX]?(?![A-Za-z0-9])"
-    rf"|(?<![A-Za-z0-9])(?P<k>[3-9])NP?(?={NODE_WORD})|(?<![A-Za-z0-9])N(?P<j>[3-9])[PEX]?(?={NODE_WORD})")
 
 
 def _node_names(text: str, regions=None) -> list[Quantity]:

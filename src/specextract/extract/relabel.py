@@ -20,15 +20,12 @@ from decimal import Decimal
 
 from ..lexicon.lexicon import Lexicon
 from .drafts import Draft, Found
+from .patterns import (COMPARE_START, NOUN_AFTER, RELABEL_CLAUSE_BREAK as CLAUSE_BREAK,
+                       RELABEL_COUNT_GAP as COUNT_GAP, RELABEL_LABEL_GAP as LABEL_GAP,
+                       TENSOR_AFTER)
 
-LABEL_GAP = re.compile(r"[\s:：=为是有达约]*+")
-COUNT_GAP = re.compile(r"\s*+[个颗组]?\s*+")
-CLAUSE_BREAK = re.compile(r"[，,；;。！？!?\n]|\.\s")
-COMPARE_START = re.compile(r"(?<!\s)\s*+(?:低于|高于|不及|不如|超过|多于|少于|(?i:lower than|higher than|less than|more than|than|compared))")
 LINK_WINDOW = 300  # how far before the sentence a named NVLink still counts
 MAX_LABEL_GAP = 6
-NOUN_AFTER = re.compile(r"(?<!\s)\s*+[A-Za-z\u3400-\u9fff]")
-TENSOR_AFTER = re.compile(r"(?<!\s)\s*+(?:Tensor|张量|張量|TC(?![A-Za-z]))", re.IGNORECASE)
 
 
 def _words(lex: Lexicon, kind: str) -> re.Pattern:

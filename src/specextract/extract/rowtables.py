@@ -10,14 +10,11 @@ with more or fewer figures is not read: which figure is missing cannot be told.
 """
 from __future__ import annotations
 
-import re
-
 from .cells import in_span, one_figure
 from .drafts import PRECISE_ATTRS, Draft, Found
 from .segment import Span
+from .patterns import GROUP_JOIN, ROW_START
 
-GROUP_JOIN = re.compile(r"(?<!\s)\s*+[|/]\s*+")
-ROW_START = re.compile(r"[^\d\n]{0,40}")  # brand words before the row's chip
 MIN_GROUPS = 3
 
 

@@ -1,17 +1,11 @@
 """Sentences and clauses of normalized text, as spans."""
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
-# Each pattern starts with a look-ahead on the characters a match can start with, so
-# that most positions fail one set test instead of trying every alternative.
-# A "?" run into a digit or a Latin letter is a hole left by a lost character ("约?1.8 倍",
-# "RTX?3090?Ti"), not a question mark.
-SENTENCE_END = re.compile(r"(?=[。！？!?；;\n.])"
-                          r"(?:(?:[。！？!；;\n]|\?(?![A-Za-z0-9]))++|(?<=[A-Za-z0-9%)\]])\.(?=\s+[A-Z\"“(]|\s*$))")
-CLAUSE_BREAK = re.compile(r"(?=[，；;,\s而但])"
-                          r"(?:[，；;]|,(?!\d{3}(?!\d))|(?<=[a-z\s]),(?=\s)|\s(?:while|whereas|but|and the)\s|而|但)")
+from .patterns import (LINE_SENTENCE_END, LIST_MARK, SEGMENT_CLAUSE_BREAK as CLAUSE_BREAK,
+                       SEGMENT_CLAUSE_MARK as CLAUSE_MARK, SEGMENT_WIDE_GAP as WIDE_GAP,
+                       SENTENCE_END, SOFT_BREAK)
 
 
 class Span(NamedTuple):
@@ -20,7 +14,6 @@ class Span(NamedTuple):
 
 
 MAX_SENTENCE = 1200  # longer "sentences" (a page with no punctuation) are cut at clauses
-SOFT_BREAK = re.compile(r"[，,、：:\s]")
 
 
 def sentences(text: str) -> list[Span]:
@@ -60,10 +53,6 @@ def clause_breaks(text: str, span: Span) -> list[int]:
 
 # -- line layouts: a table or spec-list line, or prose ---------------------------------
 TABLE_LINE, PROSE_LINE = "table", "prose"
-WIDE_GAP = re.compile(r"\|| ?\t|\S {2,}\S|\u3000")
-LINE_SENTENCE_END = re.compile(r"[。！？!?；;]|[.](?:\s|$)")
-CLAUSE_MARK = re.compile(r"[，,、]")
-LIST_MARK = re.compile(r"^\s*+(?:[-*•·]|\d+[.)、]|[（(]\d+[)）])\s++")
 SPEC_LIST_WIDTH = 60   # characters: a "label: value" line longer than this is prose
 
 

@@ -17,7 +17,6 @@ Returns drafts and the spans the tables cover, so prose linking leaves them alon
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from .cells import cell_drafts, in_span as _in
@@ -27,16 +26,8 @@ from .mentions import Keyword, Mention
 from .drafts import THROUGHPUT_ATTRS, Draft, Found, inside_any
 from .rowtables import read_row_tables
 from .segment import Span
-
-EMPTY_CELL = re.compile(r"N/A|n/a|不支持|暂无|未公布|TBD|—|(?<![\w.])-(?![\w.])")
-SEPARATOR_ROW = re.compile(r"^[\s|:\-+=]*$")
-WIDE_GAP = re.compile(r"\t|\s{2,}| \| |\|")
-SPACE_RUN = re.compile(r"\s\s")  # with "\t" and "|", what WIDE_GAP needs (a quicker test)
-HEADER_GAP = re.compile(r"^[\s|/]*(?:vs\.?|VS)?[\s|/]*$")
-RUN_GAP = re.compile(r"^[\s|/、,，;；]*(?:TSMC|台积电|Samsung|三星)?[\s']*$")  # "TSMC 4NSamsung 8N"
-# possessive (*+): each piece has one way to match, and a backtracking loop would keep a
-# restart point per piece (time grows faster than the length on long runs of 数)
-LABEL_TAIL = re.compile(r"^(?:[\s|:：/]|数量|个数|数|\([^)]{0,8}\)|（[^）]{0,8}）|TSMC|台积电|Samsung|三星)*+$")
+from .patterns import (EMPTY_CELL, LABEL_TAIL, RUN_GAP, SEPARATOR_ROW, SPACE_RUN,
+                       TABLE_HEADER_GAP as HEADER_GAP, TABLE_WIDE_GAP as WIDE_GAP)
 
 
 def link_tables(found: Found) -> tuple[list[Draft], list[Span]]:

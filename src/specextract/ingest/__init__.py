@@ -3,7 +3,8 @@
 Enters: input arguments (files, folders, globs: ``inputs``), a path or bytes.
 Leaves: a stream of paths, and per file a ``Document`` with decoded text (``read``:
 size and type checks; ``decode``: encodings, line by line when mixed; ``html``: visible
-text of HTML), or a typed :class:`~specextract.errors.DocumentError`.
+text of HTML), or a typed :class:`~specextract.errors.DocumentError`. The stage's
+fixed regular expressions are in ``patterns``.
 """
 from __future__ import annotations
 

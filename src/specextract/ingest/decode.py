@@ -13,11 +13,11 @@ than ``MAX_REPLACED_SHARE`` of them make the file "undecodable". Every repair is
 from __future__ import annotations
 
 import codecs
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from ..errors import DocumentError
+from .patterns import CONTROL, HIGH_BYTE
 
 BOMS = (  # longest first: the UTF-32 LE BOM starts with the UTF-16 LE one
     (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
@@ -36,8 +36,6 @@ CJK_CODECS = ("gb18030", "big5hkscs")
 MAX_REPLACED_SHARE = 0.01     # of the file's bytes, beyond a few stray ones
 STRAY_BYTES = 8
 MIN_COMMON_HAN = 0.6          # share of common Han characters a CJK decoding must reach
-CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
-HIGH_BYTE = re.compile(rb"[\x80-\xff]")
 REPLACEMENT = "\ufffd"
 
 

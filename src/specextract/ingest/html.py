@@ -16,6 +16,8 @@ import re
 from collections import Counter
 from html import unescape
 
+from .patterns import BLANK_LINES, MARKUP, raw_text_end
+
 # Elements whose content is never visible.
 HIDDEN = frozenset({"script", "style", "noscript", "template", "head", "svg", "iframe", "object"})
 # Elements whose content is raw text up to their end tag (never parsed as markup).
@@ -31,23 +33,7 @@ CELLS = frozenset({"td", "th"})
 VOID = frozenset({"br", "hr", "img", "input", "meta", "link", "area", "base", "col", "wbr"})
 MAX_DEPTH = 10_000
 
-# One markup construct at a "<"; possessive quantifiers: no construct is scanned twice.
-MARKUP = re.compile(r"""
-    (?P<comment> <!-- .*? (?: --!?> | \Z ) )
-  | (?P<cdata>   <!\[CDATA\[ .*? (?: \]\]> | \Z ) )
-  | (?P<decl>    <[!?] [^>]*+ (?: > | \Z ) )
-  | (?P<end>     </ (?P<end_name> [A-Za-z][^\s/>]*+ ) [^>]*+ (?: > | \Z ) )
-  | (?P<start>   < (?P<name> [A-Za-z][^\s/>]*+ )
-                 (?: [^>"']++ | "[^"]*+ (?: " | \Z ) | '[^']*+ (?: ' | \Z ) )*+
-                 (?: > | \Z ) )
-""", re.S | re.X)
-
-
-def _raw_text_end(name: str) -> re.Pattern:
-    return re.compile(rf"</{name}(?=[\s/>]|\Z)[^>]*+(?:>|\Z)", re.I)
-
-
-RAW_TEXT_END = {name: _raw_text_end(name) for name in RAW_TEXT}
+RAW_TEXT_END = {name: raw_text_end(name) for name in RAW_TEXT}
 
 
 class _VisibleText:
@@ -146,5 +132,5 @@ def html_to_text(markup: str) -> str:
     parser.feed(markup)
     lines = ("".join(parser.parts)).split("\n")
     cleaned = [" ".join(line.split()) if line.strip() else "" for line in lines]
-    text = re.sub(r"\n{3,}", "\n\n", "\n".join(cleaned))
+    text = BLANK_LINES.sub("\n\n", "\n".join(cleaned))
     return text.strip("\n") + "\n" if text.strip() else ""

@@ -14,6 +14,9 @@ FLEX_ONE = "\x02"  # at most one space ("MI300X" as "MI 300X")
 PIECES = {FLEX_SPACE: r"\s*", FLEX_SEP: r"[\s\-]?", FLEX_ONE: r"\s?"}
 LATIN_LEFT = r"(?-i:(?<![a-z])|(?<=[BbMm]/s)|(?<=Hz)|(?<=nm))"  # see lexicon.py
 LATIN_RIGHT = r"(?-i:(?![a-z]))"
+# The lexicon's only fixed patterns (the rest is built from its word lists):
+LETTERS_DIGIT = re.compile(r"(?<![A-Za-z])([A-Za-z]{2,}+)(\d)")   # "RTX4090": the seam
+WHITE_SPACE = re.compile(r"\s+")                                  # dropped from lookup keys
 
 
 def flexible(word: str) -> str:
@@ -37,7 +40,7 @@ def _script(ch: str) -> str:
 def model_name(alias: str) -> str:
     """Mark a model name's flexible seams: spaces (space or hyphen), and the seam between
     a run of two or more letters and a digit (one optional space)."""
-    marked = re.sub(r"(?<![A-Za-z])([A-Za-z]{2,}+)(\d)", lambda m: m.group(1) + FLEX_ONE + m.group(2), alias)
+    marked = LETTERS_DIGIT.sub(lambda m: m.group(1) + FLEX_ONE + m.group(2), alias)
     return marked.replace(" ", FLEX_SEP)
 
 
@@ -124,7 +127,7 @@ def _piece(ch: str) -> str:
 
 def squash(text: str) -> str:
     """The lookup key of a matched word: lower case, no white space."""
-    return re.sub(r"\s+", "", text).lower()
+    return WHITE_SPACE.sub("", text).lower()
 
 
 def scan(pattern: re.Pattern, text: str, regions=None):

@@ -4,7 +4,7 @@ Enters: the text of a document.
 Leaves: :class:`Normalized` (``text``): pinyin noise and invisible characters out,
 full-width ASCII folded, traditional -> simplified (``script``), the script detected, and
 an :class:`~specextract.normalize.offsets.OffsetMap` from every normalized character to
-the original (``offsets``).
+the original (``offsets``). The stage's fixed regular expressions are in ``patterns``.
 """
 from __future__ import annotations
 

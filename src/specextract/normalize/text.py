@@ -19,14 +19,8 @@ from ..lexicon.files import parse_codepoints
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from .numerals import fold_numbers
 from .offsets import OffsetMap, delete_matches
+from .patterns import HAN_RANGES, LOST_SPACE, SYLLABLE, TONE_VOWELS
 from .script import classify, is_traditional, script_counts, to_simplified
-
-TONE_VOWELS = "āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜńňǹḿ"
-# One pinyin syllable: optional initial, vowels (at least one, maybe tone-marked), final.
-SYLLABLE = rf"(?:[bpmfdtnlgkhjqxrzcswy]h?)?[aeiouüv{TONE_VOWELS}]{{1,3}}(?:ng|n|r)?"
-HAN = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-# a space lost in scraping and printed as "?" ("RTX?4090", "2520?MHz"), not a URL's query
-LOST_SPACE = re.compile(r"(?<=[A-Za-z0-9])\?(?=[A-Za-z0-9])(?![A-Za-z0-9_]*+=)")
 
 
 @dataclass(frozen=True)
@@ -76,7 +70,8 @@ def _noise_pattern(lex: Lexicon) -> re.Pattern:
     toned = rf"(?=[a-zü]*[{TONE_VOWELS}]){SYLLABLE}"
     _, _, invisible = lex.built(char_tables)
     return re.compile(
-        rf"(\((?:(?<=[{HAN}A-Za-z]\(){toned}|(?<=[{HAN}]\()(?:{toneless}))\)|{invisible})")
+        rf"(\((?:(?<=[{HAN_RANGES}A-Za-z]\(){toned}|(?<=[{HAN_RANGES}]\()(?:{toneless}))\)"
+        rf"|{invisible})")
 
 
 def normalize(text: str, lexicon: Lexicon | None = None) -> Normalized:

@@ -3,5 +3,5 @@
 Enters: claim rows (dicts with the codebook's columns first), a store.
 Leaves: ``export`` (CSV, JSON Lines, Parquet; formula cells neutralised), ``report``
 (``index.html`` from SQL aggregates), ``pages`` (one HTML page per document with its
-claims highlighted).
+claims highlighted); its fixed regular expressions are in ``patterns``.
 """

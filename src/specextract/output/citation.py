@@ -10,15 +10,12 @@ URL at all. The citation takes the first source; ``more`` counts the others.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import urlsplit
 
-HTTP_URL = re.compile(r"https?://[^\s\"'<>|()]+")
-DATE = re.compile(r"\b(\d{4}-\d{2}(?:-\d{2})?|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|"
-                  r"Dec)[a-z]* \d{4}|(?:19|20)\d{2})\b")
-QUOTED = re.compile(r"(?:^|[\s(])'([^']{3,80})'(?=[\s,;.)]|$)")
+from .patterns import NOT_A_PUBLISHER, PAREN_OPEN, QUOTED_TITLE, SOURCE_DATE, SOURCE_URL
+
 SHORT = 48        # characters of a citation part before it is cut
 
 
@@ -52,14 +49,14 @@ def cite(source: str) -> Citation:
     if not parts:
         return Citation("", "", "", "", 0)
     first, more = parts[0], len(parts) - 1
-    m = HTTP_URL.search(first)
+    m = SOURCE_URL.search(first)
     url = m.group(0).rstrip(".,;") if m else ""
     note = first[m.end():] if m else first
-    paren = re.search(r"\(([^()]*)", note)
+    paren = PAREN_OPEN.search(note)
     inner = paren.group(1) if paren else ("" if m else note)
-    date_m = DATE.search(inner) or DATE.search(first)
+    date_m = SOURCE_DATE.search(inner) or SOURCE_DATE.search(first)
     date = date_m.group(1) if date_m else ""
-    title_m = QUOTED.search(inner)
+    title_m = QUOTED_TITLE.search(inner)
     title = _cut(title_m.group(1)) if title_m else ""
     publisher = ""
     if m and paren:
@@ -67,7 +64,7 @@ def cite(source: str) -> Citation:
         if date_m and date_m.group(1) in head:
             head = head[:head.index(date_m.group(1))]
         head = head.strip(" ,;:")
-        if head[:1].isupper() and not re.search(r"[:'\"]", head) and len(head) <= SHORT:
+        if head[:1].isupper() and not NOT_A_PUBLISHER.search(head) and len(head) <= SHORT:
             publisher = head
     if not publisher:
         publisher = _domain(url) if url else _cut(first if not m else first[:m.start()])

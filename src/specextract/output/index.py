@@ -22,7 +22,8 @@ from ..store import queries
 from ..store.db import Store
 from .charts import bar_chart, histogram, stacked_bar
 from ..names import printable
-from .pages import PAGE_TAIL, SAFE_CHARS, claim_item, esc, legend, page_head, safe_name
+from .pages import PAGE_TAIL, claim_item, esc, legend, page_head, safe_name
+from .patterns import SAFE_CHARS
 
 CHIPS_CHARTED = 20        # chips in the per-chip chart (the rest summed in one line)
 GROUPS_SHOWN = 40         # contradicted groups on the index

@@ -12,20 +12,17 @@ document's script, and the fonts fall back to CJK fonts (see style.py).
 from __future__ import annotations
 
 import hashlib
-import re
 from functools import lru_cache
 from html import escape
 
 from ..codebook import VERDICTS
 from ..extract.drafts import LINKS
 from .citation import cite
+from .patterns import HTML_SPECIAL, PAGE_URL, SAFE_CHARS
 from .style import CSS
 from ..names import printable
 
 SEVERITY = ("contradicted", "approximate", "unverifiable", "supported")
-HTML_SPECIAL = re.compile(r"[&<>\"']")
-SAFE_CHARS = re.compile(r"[^A-Za-z0-9_-]+")
-HTTP_URL = re.compile(r"https?://[^\s\"'<>]+")
 CSP = ("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
        "style-src 'unsafe-inline'; img-src data:\">")
 LANGS = ("zh-Hans", "zh-Hant", "en")
@@ -77,7 +74,7 @@ def legend() -> str:
 def source_html(source: str) -> str:
     """A source in full: its http(s) URLs as links, everything else as escaped text."""
     out, last = [], 0
-    for m in HTTP_URL.finditer(source):
+    for m in PAGE_URL.finditer(source):
         out.append(esc(source[last:m.start()]))
         url = esc(m.group(0))
         out.append(f"<a href=\"{url}\" rel=\"noopener noreferrer\">{esc(m.group(0))}</a>")

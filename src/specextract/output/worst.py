@@ -8,13 +8,12 @@ too large); one line per chip, attribute and value, however many documents state
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 from ..codebook import CONTRADICTED
 from ..rows import number
+from .patterns import OWNER, RATIO_HEAD
 
-OWNER = re.compile(r" is (?P<owner>[^' ][^']{0,39})'s (?P<attribute>\w{1,40}) figure")  # bounded: linear time
 SHOWN = 5
 
 
@@ -47,7 +46,7 @@ def short_diagnosis(diagnosis: str) -> str:
     if owner:
         return f"{label}: {owner['owner']}'s {owner['attribute']}" if label == "wrong precision" \
             else f"{label}: {owner['owner']}'s"
-    rest = re.sub(r"^[\d.]+x? is ", "", rest).split(" (")[0].split(" against ")[0]
+    rest = RATIO_HEAD.sub("", rest).split(" (")[0].split(" against ")[0]
     return f"{label}: {rest}" if len(rest) <= 40 else label
 
 
