@@ -32,9 +32,11 @@ class ProseSentence(PairLinks, SpeedupLinks):
         out = self._respectively(figures)
         done = {d.quantity for d in out}
         for q in figures:
-            if (done and q in done) or q.is_range or self._excluded(q):
+            if (done and q in done) or q.is_range:
                 continue
-            out.extend(self._figure(q))
+            drafts = self._figure(q)  # linked first: an unlinked figure needs no exclusion test
+            if drafts and not self._excluded(q):
+                out.extend(drafts)
         for q in quantities:
             if q.dimension in ("ratio", "percent") and not q.is_range and not self._gain_excluded(q):
                 out.extend(self._speedups(q, out))
