@@ -34,19 +34,19 @@ class FigureLinks(Sentence):
     # -- figures -----------------------------------------------------------------
     def _figure(self, q: Quantity) -> list[Draft]:
         kw = self._attribute_keyword(q)
+        group = self._keyword_group(kw)
+        if len(group) > 1:  # "94GB HBM3、带宽3.9TB/s": only the keywords that fit the figure
+            group = [k for k in group if fits(q, k)] or [kw]
+        named = [(k, a) for k in group if (a := self._attribute(q, k)) is not None]
+        if not named:
+            return []  # (before the chips: a bare number with no label is no claim of any)
         chips, how = self._chips(q)
         if not chips:
             return []
         linked = [(c, how) for c in chips] + [(c, "same-as") for c in same_figure_chips(
             self.text, self.span, self.chips, chips, q, self.clause(q.start).end, self.figures)]
         out = []
-        group = self._keyword_group(kw)
-        if len(group) > 1:  # "94GB HBM3、带宽3.9TB/s": only the keywords that fit the figure
-            group = [k for k in group if fits(q, k)] or [kw]
-        for k in group:
-            attribute = self._attribute(q, k)
-            if attribute is None:
-                continue
+        for k, attribute in named:
             if attribute == "memory_bandwidth" and (k is None or GENERIC_BANDWIDTH.fullmatch(
                     self.text[k.start:k.end])):
                 clause = self.clause(q.start)
