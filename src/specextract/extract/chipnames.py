@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
-from ..lexicon.trie import FLEX_ONE, plain_trie
+from ..lexicon.trie import FLEX_ONE, first_chars, plain_trie
 from .patterns import GLUED_SUFFIX, NOT_AFTER, SUFFIX
 
 SUFFIX_WORDS = {w.lower(): w for w in ("Ti", "Super", "Ultra", "Pro", "Max", "Plus", "XTX", "XT",
@@ -60,8 +60,8 @@ def _starts(words: list[str]) -> str:
     exact = sorted({w for w in latin if not _case_free(w)}, key=len, reverse=True)
     other = [w for w in words if not _latin_start(w)]
     exact_part = "|".join(re.escape(w).replace(r"\ ", r"\s?") for w in exact) or "(?!)"
-    return (f"(?<![A-Za-z0-9])(?=(?i:{trie(free)})|{exact_part})"
-            f"|(?=(?i:{trie(other)}))")
+    return (f"{first_chars(words)}(?:(?<![A-Za-z0-9])(?=(?i:{trie(free)})|{exact_part})"
+            f"|(?=(?i:{trie(other)})))")
 
 
 def _word(word: str) -> str:
