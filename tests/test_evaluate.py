@@ -78,6 +78,18 @@ def test_greedy_takes_the_smallest_deviation_gold():
     assert [r.value for r in m.missed] == [Decimal("100")]
 
 
+def test_ties_in_value_pair_the_rows_that_agree_on_metric():
+    """Two equal speed-ups over one baseline, one on compute and one with no metric: each
+    pairs with the gold row of its own metric, so their verdicts are compared right."""
+    from dataclasses import replace
+    pred = [replace(speedup("20", "V100", verdict="contradicted"), metric="compute"),
+            speedup("20", "V100", verdict="supported")]
+    gold = [speedup("20", "V100", verdict="supported", line=20),
+            replace(speedup("20", "V100", verdict="contradicted", line=21), metric="compute")]
+    pairs = {p.gold.line: p.pred.metric for p in match(pred, gold).pairs}
+    assert pairs == {20: "", 21: "compute"}
+
+
 def test_docs_filter_sets_rows_aside_and_reports_them():
     m = match([fp32("19.5"), fp32("1", doc="d9")], [fp32("19.5"), fp32("2", doc="d8")], docs=["d1"])
     report = score(m)

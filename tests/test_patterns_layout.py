@@ -14,7 +14,6 @@ RE_CALLS = {"compile", "search", "match", "fullmatch", "sub", "subn", "split", "
             "finditer"}
 # modules whose fixed patterns have not moved yet -> why; remove an entry once moved
 NOT_MOVED_YET = {
-    "extract/comparisons.py": "restructured in parallel; its patterns move into extract/patterns.py",
 }
 
 

@@ -54,8 +54,16 @@ def deviation(pred: Decimal, gold: Decimal) -> Decimal | None:
     return abs(pred - gold) / abs(gold)
 
 
+def _disagreements(p: ClaimRow, g: ClaimRow) -> int:
+    """How many of metric, qualifier and variant a pair disagrees on: among pairs as close in
+    value, the one that agrees on more is taken (two "20倍" of one chip over the same
+    baseline, one on compute and one with no metric, pair with their own gold rows)."""
+    return sum(a.strip().lower() != b.strip().lower() for a, b in (
+        (p.metric, g.metric), (p.qualifier, g.qualifier), (p.variant, g.variant)))
+
+
 def _candidates(pred: list[ClaimRow], gold: list[ClaimRow], tol: Decimal) -> list[tuple]:
-    """(deviation, gold index, pred index) for every pair that may match."""
+    """(deviation, disagreements, gold index, pred index) for every pair that may match."""
     gold_by_group: dict[tuple, list[int]] = defaultdict(list)
     for gi, g in enumerate(gold):
         gold_by_group[_group(g)].append(gi)
@@ -64,13 +72,14 @@ def _candidates(pred: list[ClaimRow], gold: list[ClaimRow], tol: Decimal) -> lis
         for gi in gold_by_group.get(_group(p), ()):
             dev = deviation(p.value, gold[gi].value)
             if dev is not None and dev <= tol:
-                found.append((dev, gi, pi))
+                found.append((dev, _disagreements(p, gold[gi]), gi, pi))
     return found
 
 
 def match(pred: Iterable[ClaimRow], gold: Iterable[ClaimRow], tolerance: float = 0.005,
           docs: Iterable[str] | None = None) -> Matching:
-    """Pair predictions with gold claims one-to-one, greedily by smallest deviation.
+    """Pair predictions with gold claims one-to-one, greedily by smallest deviation (then
+    by agreement on metric, qualifier and variant).
 
     A pair must agree on doc_id, entity and baseline (case- and space-insensitive),
     attribute, and value within ``tolerance`` relative (exact when gold is zero).
@@ -88,7 +97,7 @@ def match(pred: Iterable[ClaimRow], gold: Iterable[ClaimRow], tolerance: float =
         gold = [r for r in gold if r.doc_id in keep]
     used_gold: dict[int, tuple[int, Decimal]] = {}
     used_pred: set[int] = set()
-    for dev, gi, pi in sorted(_candidates(pred, gold, Decimal(str(tolerance)))):
+    for dev, _, gi, pi in sorted(_candidates(pred, gold, Decimal(str(tolerance)))):
         if gi not in used_gold and pi not in used_pred:
             used_gold[gi] = (pi, dev)
             used_pred.add(pi)

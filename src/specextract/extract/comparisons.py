@@ -8,21 +8,12 @@ words around it is no speed-up (a share, a yield, a utilisation).
 """
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 
 from ..lexicon.lexicon import Lexicon
 from .cues import cue_pattern
+from .patterns import FRACTION_HEAD, FRACTION_TAIL, OF_CHIP, OF_TAIL, ONE_FOLD, ONLY_HEAD
 from .quantities import Quantity
-
-# "是H100的15%", "仅相当于H100的20%", "只有 H100 算力的 20%": a share of the other chip
-FRACTION_HEAD = re.compile(r"(?:是|为|相当于|只有|仅有|仅为|仅|约为|约是)[^，。,;；%]{0,16}?[的嘅]\s*+(?:约|大约|近)?\s*+$")
-FRACTION_TAIL = re.compile(r"^\s*+(?:左右|上下)?\s*+(?:[，。,;；）)]|$)")
-ONLY_HEAD = re.compile(r"(?<![A-Za-z])(?:only|just|merely)\s++$", re.IGNORECASE)  # "only 20% of the H100's"
-OF_TAIL = re.compile(r"^\s++of\s", re.IGNORECASE)
-# "30% of the A100's", "a fifth of Nvidia's H100": a share of a model named right after
-OF_CHIP = re.compile(r"^\s++of\s++(?:the\s++)?(?:[A-Z]\w*+['’]s\s++)?[A-Z][A-Za-z]*+\s?\d")
-ONE_FOLD = re.compile(r"(?:提升|提高|增加|增长|快|加快|高出|多出|翻)了?\s*+$")
 
 
 def speedup_value(lex: Lexicon, text: str, q: Quantity, start: int, end: int) -> tuple[Decimal, int] | None:

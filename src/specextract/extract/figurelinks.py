@@ -17,7 +17,7 @@ from .cues import cue_pattern, cue_value
 from .drafts import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, fits,
                      in_canonical, plausible, relations)
 from .mentions import Keyword, Mention
-from .patterns import (ASIDE_CHIP, ASIDE_OPEN, GLOSS_GAP, GLOSS_OPEN, ASSIGN_GAP, BOTH, CHIP_JOIN, CLOSE_AFTER,
+from .patterns import (ASIDE_CHIP, ASIDE_OPEN, OF_PREDECESSOR, GLOSS_GAP, GLOSS_OPEN, ASSIGN_GAP, BOTH, CHIP_JOIN, CLOSE_AFTER,
                        COUNT_GAP, FOR_CHIP, FROM, GENERIC_BANDWIDTH, GROUP_REF, KEYWORD_JOIN,
                        LABEL_GAP, LINK_WORDS, POSSESSIVE, POSSESSIVE_LIST, PRONOUN_START,
                        SEPARATOR, TIGHT_GAP)
@@ -25,7 +25,7 @@ from .quantities import Quantity
 from .headings import grid_row, heading_chip
 from .segment import list_under
 from .sentence import Sentence
-from .topics import OF_PREDECESSOR, architecture_before, same_figure_chips
+from .topics import architecture_before, same_figure_chips
 
 
 class FigureLinks(Sentence):

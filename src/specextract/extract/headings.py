@@ -11,17 +11,15 @@ only for a figure on a spec-list line (:func:`segment.line_layout`), not in pros
 """
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
 
 from .mentions import Mention
 from .segment import LINE_SENTENCE_END, TABLE_LINE, line_layout
+from .patterns import BLANK_LINE, NONSPACE
 
 MAX_HEADING = 40  # characters: a longer line is no heading
 MAX_TITLE = 80  # the document's first line
 MAX_ROW = 300  # characters either side of a figure: a longer line is no spec-list line
-NONSPACE = re.compile(r"\S")
-BLANK_LINE = re.compile(r"[ \t\r\u3000]*+(?:\n|\Z)")
 MAX_BACK = 200  # chips looked at before a figure (the walk stays bounded on long pages)
 
 

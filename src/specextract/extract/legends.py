@@ -14,7 +14,6 @@ when its line holds no figure with a unit of its own.
 """
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from decimal import Decimal
@@ -23,12 +22,9 @@ from .mentions import Keyword
 from .numbers import Number, times
 from .quantities import PAIR_JOIN, Quantity, Units
 from .segment import PROSE_LINE, line_layout
+from .patterns import INTEGER_LABEL, LEGEND, LEGEND_LABEL_GAP as LABEL_GAP
 
-LEGEND = re.compile(r"[(（]?(?:[^\s\d:：|()（）]{1,10}+[ \t]*+[:：]|(?i:units?)[ \t]*+[:：]?)"
-                    r"[ \t]*+(?P<unit>[A-Za-z][A-Za-z/]{0,11}+)[ \t]*+[)）]?")
-LABEL_GAP = re.compile(r"[ \t:：=]*+")
 MAX_GAP = 4
-INTEGER_LABEL = re.compile(r"INT\d|整型|整数|(?i:integer)")
 MAX_LINES = 40
 MAX_LINE = 200  # characters: a longer line ends a legend's list
 

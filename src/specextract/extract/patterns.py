@@ -408,6 +408,50 @@ OWN_WORD = re.compile(r"\s*+ (?: 的 \s*+ )?", V)
 # "TF32 (single precision …)": between a keyword and one in parentheses glossing it
 GLOSS = re.compile(r"(?<!\s) \s*+ [(（] \s*+", V)
 
+# === headings: the title's or a heading's chip over a spec list =========================
+
+NONSPACE = re.compile(r"\S")
+BLANK_LINE = re.compile(r"[ \t\r\u3000]*+(?:\n|\Z)")
+
+# === legends: unit legends over a spec list =============================================
+
+LEGEND = re.compile(r"[(（]?(?:[^\s\d:：|()（）]{1,10}+[ \t]*+[:：]|(?i:units?)[ \t]*+[:：]?)"
+                    r"[ \t]*+(?P<unit>[A-Za-z][A-Za-z/]{0,11}+)[ \t]*+[)）]?")
+LEGEND_LABEL_GAP = re.compile(r"[ \t:：=]*+")
+INTEGER_LABEL = re.compile(r"INT\d|整型|整数|(?i:integer)")
+
+# === topics: the topic chip from sentence to sentence ===================================
+
+# "比上代的三星 8nm 工艺": a figure of the predecessor (a short modifier between)
+OF_PREDECESSOR = re.compile(r"(?:上代|上一代|前代|前一代)(?:产品|显卡|芯片|旗舰)?的[^，。,;；\d]{0,6}+$")
+# a plural reference to the chips just named, opening a sentence
+PLURAL_REF = re.compile(r"(?:而|(?i:and)\s++)?(?:它们|他们|两者|二者|这两款|这两张|这两颗|这两种|两款(?:卡|显卡|芯片)?"
+                        r"|(?i:they|the\s++two(?:\s++(?:cards|chips|GPUs))?|both(?:\s++(?:cards|chips|GPUs))?))")
+FIGURE_JOIN = re.compile(r"(?<!\s)\s*+(?:与|和|及|、|/|,|，|(?i:and))\s*+")
+SAME_TAIL = re.compile(r"(?<!\s)\s*+(?:的?规格)?\s*+(?:相同|一样|一致|保持一致|持平)\s*+[,，]?\s*+(?:都|也|同样|均)?")
+ASIDE_SAME = re.compile(r"(?<!\s)\s*+(?:相同|一样|一致|持平)\s*+[)）]")
+
+# === comparisons: the value of a speed-up from the words around it =====================
+
+# "是H100的15%", "仅相当于H100的20%", "只有 H100 算力的 20%": a share of the other chip
+FRACTION_HEAD = re.compile(r"""
+    (?: 是 | 为 | 相当于 | 只有 | 仅有 | 仅为 | 仅 | 约为 | 约是 )   # "is / only"
+    [^，。,;；%]{0,16}? [的嘅]                                     # "H100 算力的"
+    \s*+ (?: 约 | 大约 | 近 )? \s*+ $""", V)
+# what may follow such a share: "左右", then the clause's end
+FRACTION_TAIL = re.compile(r"^ \s*+ (?: 左右 | 上下 )? \s*+ (?: [，。,;；）)] | $ )", V)
+# "only 20% of the H100's"
+ONLY_HEAD = re.compile(r"(?<! [A-Za-z] ) (?: only | just | merely ) \s++ $", I | V)
+OF_TAIL = re.compile(r"^ \s++ of \s", I | V)
+# "30% of the A100's", "a fifth of Nvidia's H100": a share of a model named right after
+OF_CHIP = re.compile(r"""
+    ^ \s++ of \s++ (?: the \s++ )?
+    (?: [A-Z]\w*+ ['’]s \s++ )?          # a vendor's: "Nvidia's"
+    [A-Z][A-Za-z]*+ \s? \d                # a model name: letters, then a digit
+    """, V)
+# "提升一倍": 一倍 with a word of increase is 2
+ONE_FOLD = re.compile(r"(?: 提升 | 提高 | 增加 | 增长 | 快 | 加快 | 高出 | 多出 | 翻 ) 了? \s*+ $", V)
+
 # === fractionwords: fractions written as words or "/" ===================================
 
 # "H200 的 1/34", "五分之一", "一半", "a third of"

@@ -11,6 +11,7 @@ import re
 
 from .drafts import relations
 from .mentions import Mention
+from .patterns import ASIDE_SAME, FIGURE_JOIN, PLURAL_REF, SAME_TAIL
 
 
 def comparison_keeps_topic(topic: Mention | None, subject: Mention, compared: set[str],
@@ -25,14 +26,8 @@ def comparison_keeps_topic(topic: Mention | None, subject: Mention, compared: se
     return bool(own) and all(d.attribute == "speedup" and d.baseline == topic.entity for d in own)
 
 
-# "比上代的三星 8nm 工艺": a figure of the predecessor (a short modifier between)
-OF_PREDECESSOR = re.compile(r"(?:上代|上一代|前代|前一代)(?:产品|显卡|芯片|旗舰)?的[^，。,;；\d]{0,6}+$")
 
-# a plural reference to the chips just named, opening a sentence
-PLURAL_REF = re.compile(r"(?:而|(?i:and)\s++)?(?:它们|他们|两者|二者|这两款|这两张|这两颗|这两种|两款(?:卡|显卡|芯片)?"
-                        r"|(?i:they|the\s++two(?:\s++(?:cards|chips|GPUs))?|both(?:\s++(?:cards|chips|GPUs))?))")
 LEAD = frozenset(" \t\n，,")
-FIGURE_JOIN = re.compile(r"(?<!\s)\s*+(?:与|和|及|、|/|,|，|(?i:and))\s*+")
 
 
 def group_figures(text: str, span, figures: list, group: list[Mention]) -> list[list]:
@@ -57,9 +52,7 @@ def group_figures(text: str, span, figures: list, group: list[Mention]) -> list[
 # "跟 H100 相同，都…", "与 RTX 4090 一致，维持在…": the same figure for both chips
 LINE_WORD = r"(?:(?:NVIDIA|Nvidia|AMD|英伟达|GeForce|RTX|GTX|Radeon|Instinct|Tesla)\s*+)*+"
 WITH_BEFORE = re.compile(rf"(?:与|和|跟|同)\s*+{LINE_WORD}$")
-SAME_TAIL = re.compile(r"(?<!\s)\s*+(?:的?规格)?\s*+(?:相同|一样|一致|保持一致|持平)\s*+[,，]?\s*+(?:都|也|同样|均)?")
 ASIDE_WITH = re.compile(rf"(?<!\s)\s*+[（(]\s*+(?:与|和|跟|同)\s*+{LINE_WORD}")
-ASIDE_SAME = re.compile(r"(?<!\s)\s*+(?:相同|一样|一致|持平)\s*+[)）]")
 
 
 def same_before(text: str, sent_start: int, start: int, end: int, figure: int,
