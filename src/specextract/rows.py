@@ -74,8 +74,10 @@ def _cell(row: dict, column: str) -> str:
     """A cell as text whatever carried it: None/NaN (a missing value) as ""; a float that
     holds an integer ("3.0" from a DataFrame) as "3"."""
     value = row.get(column, "")
-    if value is None or value.__class__ is str:
-        return value or ""
+    if value.__class__ is str:
+        return value
+    if value is None:
+        return ""
     if isinstance(value, float):
         if value != value:
             return ""

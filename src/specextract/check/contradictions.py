@@ -177,13 +177,15 @@ def statements(claims: list[Claim]) -> dict[tuple, dict[tuple, Statement]]:
             continue
         cls = (c.variant, c.qualifiers)
         key = (str(c.value), c.precision_exp, c.operator)
-        found = groups[group_key(c)][cls].get(key)
+        same = groups[group_key(c)][cls]
+        found = same.get(key)
         if found is None:
-            found = groups[group_key(c)][cls][key] = Statement(c, None)
+            found = same[key] = Statement(c, None)
         found.members.append(index)
-        text = mention(c)
-        if text not in found.texts and len(found.texts) < LISTED:
-            found.texts[text] = index
+        if len(found.texts) < LISTED:  # (a mention is written out only while one is listed)
+            text = mention(c)
+            if text not in found.texts:
+                found.texts[text] = index
     return groups
 
 

@@ -18,7 +18,7 @@ from ..lexicon.lexicon import Lexicon, default_lexicon
 from ..records import Claim
 from .figures import (EXACT_WINDOW, MATCH_WINDOW, MAY_HIGH, MAY_LOW, MISATTRIBUTED,
                       SPARSE_AS_DENSE, WRONG_PRECISION, WRONG_QUALIFIER, WRONG_VARIANT,
-                      figure_forms, may_match, number_text, row_text, safe_float)
+                      may_match, number_text, row_text, safe_float)
 from .reference import Reference, RefRow
 from .rows import COMPUTE, COMPUTE_ATTRIBUTES, Selection, select_rows
 from .rules import entity_key
@@ -158,7 +158,7 @@ def _same_figure(claim: Claim, row: RefRow, number: float | None = None
         limit, window = MATCH_MAX, MATCH_WINDOW
     else:
         limit, window = EXACT_MAX, EXACT_WINDOW
-    if not may_match(number, figure_forms(row.value)[0], window):  # type: ignore[arg-type]
+    if not may_match(number, safe_float(row.value), window):  # type: ignore[arg-type]
         return False, None
     dev = deviation(claim.value, row.value)  # type: ignore[arg-type]
     return dev <= limit, (row.preliminary, distance, dev, row.entity)

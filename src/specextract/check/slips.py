@@ -10,8 +10,8 @@ from decimal import Decimal
 
 from ..codebook import ATTRIBUTE_UNITS
 from ..records import Claim
-from .figures import (DIGITS_SWAPPED, MAGNITUDE, UNIT, figure_forms, maybe_factor,
-                      maybe_near, maybe_power, near, number_text)
+from .figures import (DIGITS_SWAPPED, MAGNITUDE, UNIT, maybe_factor,
+                      maybe_near, maybe_power, near, number_text, swaps)
 from .patterns import FLOP_WORD, TOPS_WORD
 from .verdicts import deviation
 
@@ -97,7 +97,7 @@ def magnitude(claim: Claim, numbers: list[Decimal],
 def digits_swapped(claim: Claim, numbers: list[Decimal]) -> list[str]:
     text = number_text(claim.value)
     for ref_value in numbers:
-        _, other, swaps = figure_forms(ref_value)
-        if text in swaps:
+        other = number_text(ref_value)
+        if len(other) == len(text) and text in swaps(other):  # (a swap keeps the length)
             return [f"{DIGITS_SWAPPED}: {text} vs {other}"]
     return []

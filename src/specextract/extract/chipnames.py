@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
+from ..lexicon.trie import FLEX_ONE, first_chars, plain_trie
 from .patterns import GLUED_SUFFIX, NOT_AFTER, SUFFIX
 
 SUFFIX_WORDS = {w.lower(): w for w in ("Ti", "Super", "Ultra", "Pro", "Max", "Plus", "XTX", "XT",
@@ -39,30 +40,52 @@ class Named:
     cls: str
 
 
+def _latin_start(word: str) -> bool:
+    return word[0].isascii() and word[0].isalpha()
+
+
+def _case_free(word: str) -> bool:
+    """Latin words of four or more letters match in any case (see data/chip_families.tsv)."""
+    return sum(ch.isalpha() for ch in word) >= 4
+
+
+def _starts(words: list[str]) -> str:
+    """A look-ahead on where a line word starts (a Latin one after no letter or digit): a
+    position of the text that starts none fails this one test instead of every line's
+    branch. Its words as a trie (lexicon.trie), white space as in _word."""
+    def trie(group: list[str]) -> str:
+        return plain_trie(group, lambda w: w.replace(" ", FLEX_ONE)) if group else "(?!)"
+    latin = [w for w in words if _latin_start(w)]
+    free = [w for w in latin if _case_free(w)]
+    exact = sorted({w for w in latin if not _case_free(w)}, key=len, reverse=True)
+    other = [w for w in words if not _latin_start(w)]
+    exact_part = "|".join(re.escape(w).replace(r"\ ", r"\s?") for w in exact) or "(?!)"
+    return (f"{first_chars(words)}(?:(?<![A-Za-z0-9])(?=(?i:{trie(free)})|{exact_part})"
+            f"|(?=(?i:{trie(other)})))")
+
+
 def _word(word: str) -> str:
     """A line word as a regex: long Latin words in any case, a left boundary before Latin."""
     body = re.escape(word).replace(r"\ ", r"\s?")
-    if word[0].isascii() and word[0].isalpha():
-        alpha = sum(ch.isalpha() for ch in word)
-        return r"(?<![A-Za-z0-9])" + (f"(?i:{body})" if alpha >= 4 else body)
+    if _latin_start(word):
+        return r"(?<![A-Za-z0-9])" + (f"(?i:{body})" if _case_free(word) else body)
     return body
 
 
 def families(lex: Lexicon) -> tuple[re.Pattern, tuple[Family, ...]]:
     """The product lines' one pattern and their Family records (built once per lexicon)."""
     rows = lex.rows("chip_families.tsv")
-    parts, lines, first = [], [], set()
+    parts, lines, all_words = [], [], []
     for i, r in enumerate(rows):
         words = sorted(r["words"].split("|"), key=len, reverse=True)
-        first |= {c for w in words for c in (w[0].lower(), w[0].upper())}
+        all_words += words
         code = r["code"].replace("{S}", SUFFIX + "{0,2}")
         sep = r"[\s\-]?" if words[0][-1].isascii() else r"\s?"
         parts.append(f"(?P<w{i}>{'|'.join(_word(w) for w in words)}){sep}(?P<c{i}>{code})")
         prefix = re.compile(f"(?:{r['prefix']})[\\s\\-]*$") if r["prefix"] else None
         lines.append(Family(r["canonical"], r["class"], r["join"], prefix))
-    # a look-ahead on the words' first characters: most positions fail one set test
-    hint = "".join(re.escape(c) for c in sorted(first))
-    pattern = re.compile(f"(?=[{hint}])(?:" + "|".join(parts) + r")(?![A-Za-z0-9])")
+    pattern = re.compile(f"(?:{_starts(all_words)})(?:" + "|".join(parts)
+                         + r")(?![A-Za-z0-9])")
     return pattern, tuple(lines)
 
 

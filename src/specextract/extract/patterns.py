@@ -126,8 +126,8 @@ NEWLINE = re.compile("\n")                 # line ends, to tell a pipe-table row
 FOUNDRY = r"(?:TSMC|台积电|台積電|Samsung|三星)[\s']*+(?:s\s++)?+"
 NODE_WORD = r"\s*+(?:工艺|工藝|制程|製程|(?i:process|node))"
 FOUNDRY_NODE = re.compile(  # "TSMC 4N", "台积电 N4P", "4NP 工艺", "N5 制程"
-    rf"{FOUNDRY}(?P<n>[3-9])(?:NP|N)(?![a-z0-9])|{FOUNDRY}N(?P<m>[3-9])[PEX]?(?![A-Za-z0-9])"
-    rf"|(?<![A-Za-z0-9])(?P<k>[3-9])NP?(?={NODE_WORD})|(?<![A-Za-z0-9])N(?P<j>[3-9])[PEX]?(?={NODE_WORD})")
+    rf"(?=[TS台三3-9N])(?:{FOUNDRY}(?P<n>[3-9])(?:NP|N)(?![a-z0-9])|{FOUNDRY}N(?P<m>[3-9])[PEX]?(?![A-Za-z0-9])"
+    rf"|(?<![A-Za-z0-9])(?P<k>[3-9])NP?(?={NODE_WORD})|(?<![A-Za-z0-9])N(?P<j>[3-9])[PEX]?(?={NODE_WORD}))")  # behind a look-ahead on first characters
 
 # === nonclaims: figures that are no spec claim ==========================================
 
@@ -456,11 +456,12 @@ ONE_FOLD = re.compile(r"(?: 提升 | 提高 | 增加 | 增长 | 快 | 加快 | �
 
 # "H200 的 1/34", "五分之一", "一半", "a third of"
 FRACTION = re.compile(r"""
-    (?<= 的 ) \s*+ (?P<a> \d{1,3} ) \s*+ / \s*+ (?P<b> \d{1,4} ) (?! [\d./%] | \s*+ [A-Za-z] )
+    (?: (?<= 的 ) | (?= [一二两三四五六七八九十百aAoO] ) )   # where one can start: one cheap test
+    (?: (?<= 的 ) \s*+ (?P<a> \d{1,3} ) \s*+ / \s*+ (?P<b> \d{1,4} ) (?! [\d./%] | \s*+ [A-Za-z] )
     | (?P<cb> [一二两三四五六七八九十百]{1,3} ) 分之 (?P<ca> [一二三四五六七八九十]{1,2} )
     | (?P<half> 一半 )
     | (?<! [A-Za-z] ) (?i: (?: a | one ) [\s-] (?P<w> half | third | quarter | fourth | fifth
-                                                     | sixth | eighth | tenth ) \s++ of ) \b
+                                                     | sixth | eighth | tenth ) \s++ of ) \b )
     """, re.VERBOSE)
 
 # === claims: the whole document =========================================================
