@@ -176,11 +176,20 @@ class FigureLinks(Sentence):
     def _owned_elsewhere(self, k: Keyword, q: Quantity) -> bool:
         """'148 TFLOPS FP16 / 296 TFLOPS': a label written right after an earlier figure is
         that figure's, not the next one's across a separator."""
-        if not SEPARATOR.search(self.text, k.end, q.start):
-            return False
-        return any(p.end <= k.start and p.dimension not in ("count", "bare", "ordinal")
-                   and TIGHT_GAP.match(self.text[p.end:k.start])
-                   and self._attribute_keyword(p) is k for p in self.figures)
+        return self._owner(k) is not None and SEPARATOR.search(self.text, k.end, q.start) is not None
+
+    def _owner(self, k: Keyword) -> Quantity | None:
+        """The figure right before ``k`` whose label ``k`` is ("148 TFLOPS FP16"), or None;
+        found once per keyword (a figure's label may depend on the labels before it)."""
+        key = (k.start, k.end)
+        if key not in self._owners:
+            self._owners[key] = None  # while it is worked out
+            before = self._figures_in(self.span.start, k.start)
+            p = before[-1] if before else None  # TIGHT_GAP leaves room for no other figure
+            if p is not None and p.end <= k.start and p.dimension not in ("count", "bare", "ordinal") \
+                    and TIGHT_GAP.match(self.text[p.end:k.start]) and self._attribute_keyword(p) is k:
+                self._owners[key] = p
+        return self._owners[key]
 
     def _gloss(self, k: Keyword, earlier: list[Keyword], q: Quantity) -> bool:
         """'TF32 (single precision …) reaches 312 TFLOPS': a label in brackets right after

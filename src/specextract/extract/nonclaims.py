@@ -23,6 +23,7 @@ Each test looks at the text right around one figure, with the cue words of data/
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ..lexicon.lexicon import Lexicon
 from .cues import cue_pattern
@@ -136,7 +137,7 @@ def _unit_patterns(lex: Lexicon) -> tuple[re.Pattern, re.Pattern, re.Pattern]:
 
 
 def unit_sentence(lex: Lexicon, text: str, q: Quantity, sentence_start: int,
-                  chips: tuple[int, ...] = ()) -> bool:
+                  chips: Sequence[int] = ()) -> bool:
     """A figure of a sentence that opens with "每个 SM" / "Each SM" (and has not turned to
     the whole chip or named a chip before it: "整个芯片", "in total", "the H100 has"), or
     one right after "SM中"."""
@@ -195,7 +196,7 @@ def architecture(text: str, q: Quantity, clause_start: int) -> bool:
 
 
 def not_a_claim(lex: Lexicon, text: str, q: Quantity, clause_start: int,
-                sentence: tuple[int, int] | None = None, chips: tuple[int, ...] = ()) -> str:
+                sentence: tuple[int, int] | None = None, chips: Sequence[int] = ()) -> str:
     """Why the figure is no claim ('' when it may be one); ``sentence`` (start, end) is
     the figure's sentence, for the tests that read all of it, ``chips`` where its chip
     names start."""

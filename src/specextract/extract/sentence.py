@@ -44,8 +44,8 @@ class Sentence:
         self.found = None  # the document's Found, for links beyond the sentence
         self._starts: list[int] | None = None
         self._baseline: dict[int, bool] = {}
-        self._chip_starts_t: tuple[int, ...] | None = None
         self._figure_starts: list[int] | None = None
+        self._owners: dict[tuple[int, int], Quantity | None] = {}  # keyword -> the figure it labels
         self._exclusions: list[tuple[int, int, str]] | None = None
         self._refuted_at: int | None = None
         self._clauses: dict[int, Span] = {}
@@ -93,10 +93,8 @@ class Sentence:
         :mod:`nonclaims` (per SM, differences, pin speeds, other links, ...)."""
         if q.dimension == "bytes" and PER_INSTANCE.match(self.text, q.end):
             return True
-        if self._chip_starts_t is None:
-            self._chip_starts_t = tuple(c.start for c in self.chips)
         if not_a_claim(self.lex, self.text, q, self.clause(q.start).start, self.span,
-                       self._chip_starts_t):
+                       self._chip_starts()):
             return True
         if PER_INSTANCE_BEFORE.search(self.text, max(self.span.start, q.start - 8), q.start):
             return True
