@@ -219,12 +219,17 @@ def self_contradictions(claims: list[Claim]) -> dict[int, str]:
         if sum(map(len, classes.values())) < 2:
             continue
         names = list(classes)
-        index = {cls: Sorted(list(classes[cls].values())) for cls in names}
-        compatible = {x: [y for y in names if _compatible(x, y)] for x in names}
+        index: dict[tuple, Sorted] = {}
+        # the classes each class is compared with; its own only when it holds another
+        # statement (a statement never disagrees with itself)
+        compared = {x: [y for y in names if (y != x or len(classes[y]) > 1)
+                        and _compatible(x, y)] for x in names}
         for x in names:
             for a in classes[x].values():
                 certain, judged = [], []
-                for y in compatible[x]:
+                for y in compared[x]:
+                    if y not in index:
+                        index[y] = Sorted(list(classes[y].values()))
                     sure, one_by_one = disagreeing(a, index[y])
                     certain.extend(part for part in sure if part)
                     judged.extend(one_by_one)
