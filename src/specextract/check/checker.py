@@ -90,14 +90,15 @@ SELECTION_CACHE_SIZE = 20_000
 
 def _selection(ref: Reference, claim: Claim) -> tuple[Selection, tuple[Candidate, ...]]:
     """select_rows for the claim's chip, attribute, variant and qualifiers, and its rows as
-    candidates (Candidates are immutable: built once per table and arguments)."""
-    key = (claim.entity, claim.attribute, claim.variant, claim.qualifiers)
-    return ref.memoized("check.selection", key, _candidates, ref, key,
+    candidates (Candidates are immutable: built once per table and arguments; remembered
+    under the qualifiers as written, whose set is made only then)."""
+    key = (claim.entity, claim.attribute, claim.variant, claim.qualifier)
+    return ref.memoized("check.selection", key, _candidates, ref, claim,
                         limit=SELECTION_CACHE_SIZE)
 
 
-def _candidates(ref: Reference, key: tuple) -> tuple[Selection, tuple[Candidate, ...]]:
-    selection = select_rows(ref, *key)
+def _candidates(ref: Reference, claim: Claim) -> tuple[Selection, tuple[Candidate, ...]]:
+    selection = select_rows(ref, claim.entity, claim.attribute, claim.variant, claim.qualifiers)
     return selection, tuple(from_row(r) for r in selection.rows)
 
 
@@ -127,6 +128,7 @@ def _diagnose_safely(claim: Claim, verdict: str, candidates: list[Candidate],
 
 
 UNJUDGED = Decimal("Infinity")   # a not-supported or figureless candidate ranks after all
+BEST_KEY = sort_key(SUPPORTED, Decimal(0), "high")[:3]   # the least sort key a figure can have
 
 
 def best_candidate(claim: Claim, candidates: list[Candidate]) -> tuple[str, Decimal | None, Candidate]:
@@ -144,6 +146,8 @@ def best_candidate(claim: Claim, candidates: list[Candidate]) -> tuple[str, Deci
             judged = (sort_key(verdict, dev, cand.confidence, order), verdict, dev, cand)
         if best is None or judged[0] < best[0]:
             best = judged
+            if best[0][:3] == BEST_KEY:
+                break  # supported, exactly, at the highest confidence: no later one ranks first
     _, verdict, dev, cand = best
     return verdict, dev, cand
 
