@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from operator import itemgetter
 
 from ..check.consensus import CONSENSUS_COLUMNS, consensus_lines
 from ..check.reference import Reference
@@ -48,6 +50,7 @@ def _doc_href(path: str, page_doc_id: str, up: str = "") -> str:
     return f"{up}docs/{esc(safe_name(path, page_doc_id))}"
 
 
+@lru_cache(maxsize=4096)   # a document's claims come one after another in a group's list
 def _doc_link(path: str, doc_id: str, page_doc_id: str, up: str = "") -> str:
     """The document's name, linked to its page when it has one (an ok document)."""
     if page_doc_id:
@@ -230,13 +233,16 @@ def consensus_table(store: Store, reference: Reference, limit: int | None = None
 def consensus_rows(store: Store, reference: Reference,
                    limit: int | None = None) -> Iterator[str]:
     """One table row per consensus line, most documents first."""
+    cells = itemgetter(*CONSENSUS_COLUMNS)
     for line in consensus_lines(queries.consensus(store.conn, limit), reference):
-        yield "<tr>" + "".join(f"<td>{esc(str(line[c]))}</td>" for c in CONSENSUS_COLUMNS) + "</tr>"
+        yield "<tr><td>" + "</td><td>".join(map(esc, map(str, cells(line)))) + "</td></tr>"
 
 
 # --- the full lists -----------------------------------------------------------------------
-def contradicted_page(store: Store) -> Iterator[str]:
-    groups = queries.contradicted_groups(store.conn)
+def contradicted_page(store: Store, groups: list[tuple[str, str, int]] | None = None
+                      ) -> Iterator[str]:
+    """contradicted.html (``groups``: queries.contradicted_groups, if read already)."""
+    groups = queries.contradicted_groups(store.conn) if groups is None else groups
     parts = [f"<h1>Contradicted claims: {len(groups)} groups</h1>"]
     parts.extend(
         f"<p><a href=\"groups/{group_page_name(e, k)}\"><b>{esc(e)}</b> · {esc(_kind(k))}</a> "

@@ -174,7 +174,8 @@ def write_lists(store: Store, folder: Path, reference: Reference) -> tuple[int, 
     group in ``groups/`` (pages of groups that are gone removed); returns what the index
     shows of the consensus (how many lines, the first CONSENSUS_SHOWN rows), so that it
     is queried once."""
-    _write(folder / "contradicted.html", contradicted_page(store))
+    contradicted = queries.contradicted_groups(store.conn)
+    _write(folder / "contradicted.html", contradicted_page(store, contradicted))
     _write(folder / "documents.html", documents_page(store))
     head: list[str] = []
     count = 0
@@ -190,7 +191,7 @@ def write_lists(store: Store, folder: Path, reference: Reference) -> tuple[int, 
            consensus_page(store, reference, counted(consensus_rows(store, reference))))
     groups = folder / "groups"
     groups.mkdir(exist_ok=True)
-    sizes = {(entity, kind): n for entity, kind, n in queries.contradicted_groups(store.conn)}
+    sizes = {(entity, kind): n for entity, kind, n in contradicted}
     written = set()
     for (entity, kind), claims in groupby(queries.contradicted_claims(store.conn),
                                           key=itemgetter(0, 1)):
