@@ -115,15 +115,17 @@ def contradicted_claims(conn: sqlite3.Connection,
         f"CASE WHEN d.status = 'ok' THEN d.doc_id ELSE '' END, {cols} FROM claims c "
         f"LEFT JOIN documents d ON d.path = c.path WHERE c.verdict = ? "
         f"ORDER BY 1, 2, c.doc_id, c.path, c.seq", (CONTRADICTED,))
+    fields = ("page_doc_id", *others)
     last, taken = None, 0
-    for entity, kind, page_doc_id, *cells in cur:
+    for row in cur:
+        entity, kind = row[0], row[1]
         if per_group is not None:
             if (entity, kind) != last:
                 last, taken = (entity, kind), 0
             if taken == per_group:
                 continue
             taken += 1
-        yield entity, kind, {"page_doc_id": page_doc_id, **dict(zip(others, cells))}
+        yield entity, kind, dict(zip(fields, row[2:]))
 
 
 def _q(name: str) -> str:
