@@ -10,7 +10,9 @@ What it does, in order:
 
 1. describes the machine (nproc, CPU model, memory, versions, load average, git commit);
 2. builds the scaled corpora (bench/scale_corpus.py, fixed seed);
-3. runs ``make eval`` and compares it with bench/eval_baseline.txt;
+3. runs ``make eval`` and ``make eval-dev`` (the dev set at DEVSET, ../shared/devset by
+   default, when it is there) and compares each with its saved output,
+   bench/eval_baseline.txt and bench/eval_dev_baseline.txt;
 4. times ``specextract run`` end to end, a fresh --out each time, with 1 process,
    ``--workers 2`` and ``--dask local``, round-robin so that load changes hit all three
    alike: BENCH_RUNS rounds (default 3) on the small corpus; on the large corpus the runs
@@ -20,15 +22,28 @@ What it does, in order:
    process tree every 0.2 s (the sum over processes);
 5. profiles a 1-process run of the small corpus with cProfile and attributes cumulative time
    to the stages (ingest, normalize, extract, check, store, outputs);
-6. times and profiles each stage in one process (bench/stages.py), with OpenCC's t2s alone
+6. records a sampling profile of another 1-process run of the small corpus with py-spy
+   (installed into this environment when missing; ``py-spy record -r 200 -F -f raw``), kept
+   in bench/scaled/profiles/run.pyspy.txt and summarized (bench/sampling.py: top frames by
+   self and inclusive samples) into RESULTS.md and results.json, beside the previous
+   results.json's summary when it has one (bench/profile_diff.py compares any two); when
+   py-spy cannot record, the cProfile of step 5 is summarized instead, and RESULTS.md says so;
+7. times and profiles each stage in one process (bench/stages.py), with OpenCC's t2s alone
    on the same decoded text;
-7. runs Microsoft Recognizers-Text (Chinese number, dimension and currency models) over the
+8. runs Microsoft Recognizers-Text (Chinese number, dimension and currency models) over the
    same articles in its own environment bench/.venv-recognizers, created here if missing
    (BENCH_RECOGNIZERS_BUDGET seconds per model).
 
+The Targets table is issue 16's: end to end in 1 process on the large corpus, extraction
+alone and end to end over OpenCC t2s time on the small corpus, ``--workers 2`` over 1
+process, peak RSS of the large corpus over the small one, both evaluations unchanged.
+
 Environment: BENCH_QUICK=1, BENCH_RUNS (3), BENCH_LARGE_BUDGET (seconds, 600; quick 240),
 BENCH_RECOGNIZERS_BUDGET (seconds per model, 20; quick 10), BENCH_SEED, BENCH_CODE_NOTE
-(a line printed beside the code's digest, e.g. which commit a snapshot holds).
+(a line printed beside the code's digest, e.g. which commit a snapshot holds); DEVSET (the
+dev set's folder, as for ``make eval-dev``); BENCH_PROFILE_BEFORE (a results.json or a
+sampling summary, e.g. bench/profiles/c08bad4.json, to set beside this run's profile instead
+of the previous results.json's).
 """
 from __future__ import annotations
 
@@ -50,7 +65,9 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 sys.path.insert(0, str(BENCH))
+import sampling  # noqa: E402
 import scale_corpus  # noqa: E402
+from profile_diff import diff_tables  # noqa: E402
 
 SCALED = BENCH / "scaled"
 RECOG_VENV = BENCH / ".venv-recognizers"
@@ -67,11 +84,14 @@ SEED = int(os.environ.get("BENCH_SEED", str(scale_corpus.DEFAULT_SEED)))
 EXECUTORS = {"1 process": [], "--workers 2": ["--workers", "2"], "--dask local": ["--dask", "local"]}
 CORES = {"1 process": 1, "--workers 2": 2, "--dask local": 2}
 
-TARGET_MB_S_PER_CORE, AIM_MB_S_PER_CORE = 5.0, 10.0
-TARGET_WORKERS_SPEEDUP = 1.7
-TARGET_EXTRACT_MB_S = 2.0          # extraction alone, per core, on corpus/ (claim extraction)
-TARGET_DASK_VS_WORKERS = 0.8       # Dask within 20% of --workers
-TARGET_RSS_GROWTH = 1.2
+# issue 16's targets
+TARGET_E2E_MB_S, AIM_E2E_MB_S = 1.0, 2.0   # end to end, 1 process, large scaled corpus
+TARGET_EXTRACT_MB_S = 1.5          # extraction alone (extract_normalized), small scaled corpus
+TARGET_VS_OPENCC = 20.0            # end-to-end time per byte / OpenCC t2s time per byte
+TARGET_WORKERS_SPEEDUP = 1.8       # --workers 2 over 1 process
+TARGET_RSS_GROWTH = 1.2            # peak RSS, large corpus over small, 1 process
+TARGET_DASK_VS_WORKERS = 0.8       # an earlier target: Dask within 20% of --workers
+SAMPLE_RATE = 200                  # py-spy samples per second
 
 STAGE_FUNCS = {  # stage -> (module file suffix, function name) whose cumulative time it gets
     "ingest (read + decode)": [("specextract/ingest/read.py", "read_bytes"),
@@ -392,6 +412,49 @@ def run_profile(folder: Path, prof_dir: Path) -> dict:
             "prof": str(prof.relative_to(ROOT))}
 
 
+def ensure_py_spy() -> dict:
+    """py-spy in this environment, installed with pip when missing."""
+    exe = BIN / "py-spy"
+    if not exe.exists():
+        log(f"  {sys.executable} -m pip install py-spy")
+        p = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
+                            "--disable-pip-version-check", "py-spy"], capture_output=True,
+                           text=True)
+        if p.returncode != 0 or not exe.exists():
+            return {"ok": False, "error": f"pip install py-spy exited {p.returncode}: "
+                                          + (p.stderr or p.stdout)[-500:]}
+    version = _read([str(exe), "--version"]).strip()
+    return {"ok": True, "exe": str(exe), "version": version}
+
+
+def sampling_profile(folder: Path, prof_dir: Path, manifest: dict, label: str) -> dict:
+    """py-spy's sampling profile of a 1-process run of ``folder``, summarized; the cProfile
+    of run_profile (prof_dir/run.prof) summarized instead when py-spy cannot record."""
+    raw = prof_dir / "run.pyspy.txt"
+    spy = ensure_py_spy()
+    base = {"corpus": label, "bytes": manifest["bytes"], "articles": manifest["articles"],
+            "git": _read(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"]).strip()}
+    why = spy.get("error", "")
+    if spy["ok"]:
+        prefix = [spy["exe"], "record", "-r", str(SAMPLE_RATE), "-F", "-f", "raw", "-o",
+                  str(raw), "--", sys.executable, "-m", "specextract"]
+        res = timed_run(folder, [], prefix=prefix)
+        text = raw.read_text(errors="replace") if raw.exists() else ""
+        summary = sampling.summarize_folded(text)
+        if res["exit"] == 0 and summary["total"]:
+            return {**base, "tool": spy["version"] or "py-spy", "rate": SAMPLE_RATE,
+                    "wall_s": res["wall_s"], "raw": str(raw.relative_to(ROOT)), **summary}
+        why = (f"py-spy record exited {res['exit']} with {summary['total']} samples: "
+               + run_error(res))
+    log(f"  no sampling profile ({why}); summarizing the cProfile instead")
+    prof = prof_dir / "run.prof"
+    if not prof.exists():
+        return {"error": f"no sampling profile ({why}) and no cProfile to fall back on"}
+    return {**base, "tool": "cProfile", "fallback_reason": why,
+            "raw": str(prof.relative_to(ROOT)),
+            **sampling.summarize_pstats(pstats.Stats(str(prof)).stats)}
+
+
 def top_functions(stats: dict, key: str, n: int, root: tuple | None = None,
                   skip_root: bool = True) -> list[dict]:
     idx = 3 if key == "cumulative" else 2
@@ -508,19 +571,23 @@ def scale_articles(folder: Path) -> list[Path]:
 
 
 # --- make eval ---------------------------------------------------------------------------------
-def run_eval() -> dict:
-    p = subprocess.run(["make", "-s", "eval"], capture_output=True, text=True, cwd=ROOT)
+def run_eval(target: str = "eval", baseline: str = "eval_baseline.txt") -> dict:
+    """``make -s TARGET`` compared line by line with bench/BASELINE (its ``#`` lines and
+    echoed commands left out)."""
+    p = subprocess.run(["make", "-s", target], capture_output=True, text=True, cwd=ROOT)
     out = p.stdout
     overall = next((l.strip() for l in out.splitlines() if l.strip().startswith("overall")), "")
     head = next((l.strip() for l in out.splitlines() if l.startswith("gold ")), "")
-    base_file = BENCH / "eval_baseline.txt"
+    base_file = BENCH / baseline
     base = base_file.read_text() if base_file.exists() else ""
     base_lines = [l for l in base.splitlines() if not l.startswith((".venv/bin/", "#"))]
     out_lines = [l for l in out.splitlines() if not l.startswith(".venv/bin/")]
     base_overall = next((l.strip() for l in base_lines if l.strip().startswith("overall")), "")
     base_head = next((l.strip() for l in base_lines if l.startswith("gold ")), "")
     changed = [l for l in out_lines if l not in set(base_lines)]
-    return {"exit": p.returncode, "gold_line": head, "overall_line": overall,
+    return {"target": target, "baseline_file": f"bench/{baseline}", "exit": p.returncode,
+            "absent": out.startswith(f"{target}: no "), "first_line": out.strip()[:300],
+            "gold_line": head, "overall_line": overall,
             "baseline_gold_line": base_head, "baseline_overall_line": base_overall,
             "unchanged": bool(base) and out_lines == base_lines,
             "lines_changed": len(changed), "changed_sample": changed[:10],
@@ -533,10 +600,10 @@ def verdict(ok: bool | None) -> str:
 
 
 def evaluate_targets(r: dict) -> list[dict]:
-    """Throughput targets on the large corpus where it has valid runs of every executor
-    a target compares, else on the small one (named in the measurement)."""
+    """Issue 16's targets. Throughput on the large corpus where it has valid runs of every
+    executor a target compares, else on the small one (named in the measurement); ratios
+    to OpenCC and extraction alone on the small corpus, the text bench/stages.py times."""
     small, large = r["labels"]
-    ev = r["eval"]
 
     def cells(*names: str) -> tuple[str, list[dict]]:
         for label in (large, small):
@@ -553,43 +620,86 @@ def evaluate_targets(r: dict) -> list[dict]:
         runs = "/".join(str(c["n"]) for c in got)
         return {"target": name, "measured": f"{text} ({label}, runs {runs})", "ok": ok}
 
+    def e2e(one: dict) -> tuple[str, bool]:
+        aim = "aim reached" if one["mb_s"] >= AIM_E2E_MB_S else "aim not reached"
+        return f"{one['mb_s']:.3f} MB/s, {aim}", one["mb_s"] >= TARGET_E2E_MB_S
+
     one_small, one_large = r["throughput"][small]["1 process"], r["throughput"][large]["1 process"]
-    rss = {"target": f"RSS({large}) <= {TARGET_RSS_GROWTH}x RSS({small}), 1 process",
+    rss = {"target": f"peak RSS, 1 process, {large} documents <= {TARGET_RSS_GROWTH}x "
+                     f"{small} documents",
            "measured": "no valid run (see Warnings)", "ok": None}
     if one_small.get("valid") and one_large.get("valid"):
         a, b = one_small["median_maxrss_mb"], one_large["median_maxrss_mb"]
         rss.update(measured=f"{b:.0f} MB vs {a:.0f} MB = {b / a:.2f}x",
                    ok=b <= TARGET_RSS_GROWTH * a)
     return [
-        target(f"end-to-end, 1 process, >= {TARGET_MB_S_PER_CORE:g} MB/s per core "
-               f"(aim {AIM_MB_S_PER_CORE:g})", ("1 process",),
-               lambda one: (f"{one['mb_s']:.3f} MB/s", one["mb_s"] >= TARGET_MB_S_PER_CORE)),
-        target(f"end-to-end, --workers 2, >= {TARGET_MB_S_PER_CORE:g} MB/s per core",
-               ("--workers 2",),
-               lambda two: (f"{two['mb_s_per_core']:.3f} MB/s per core ({two['mb_s']:.3f} MB/s)",
-                            two["mb_s_per_core"] >= TARGET_MB_S_PER_CORE)),
-        target(f"--workers 2 >= {TARGET_WORKERS_SPEEDUP}x one process",
+        target(f"end to end, 1 process, on the scaled corpus >= {TARGET_E2E_MB_S:g} MB/s "
+               f"(aim {AIM_E2E_MB_S:g})", ("1 process",), e2e),
+        extraction_target(r, small),
+        opencc_target(r, small),
+        target(f"`--workers 2` >= {TARGET_WORKERS_SPEEDUP}x 1 process",
                ("1 process", "--workers 2"),
                lambda one, two: (f"{two['mb_s'] / one['mb_s']:.2f}x",
                                  two["mb_s"] / one["mb_s"] >= TARGET_WORKERS_SPEEDUP)),
-        target("--dask local within 20% of --workers 2", ("--workers 2", "--dask local"),
+        rss,
+        target("`--dask local` within 20% of `--workers 2` (an earlier target)",
+               ("--workers 2", "--dask local"),
                lambda two, dask: (f"{dask['mb_s'] / two['mb_s']:.2f}x of --workers 2",
                                   dask["mb_s"] >= TARGET_DASK_VS_WORKERS * two["mb_s"])),
-        rss,
-        extraction_target(r.get("stages_corpus") or {}),
-        {"target": "`make eval` figures unchanged",
-         "measured": ev["overall_line"] or "(no overall line)",
-         "ok": ev["unchanged"] if ev["baseline_overall_line"] else None},
+        eval_target(r["eval"]),
+        eval_target(r["eval_dev"]),
     ]
 
 
-def extraction_target(sc: dict) -> dict:
-    name = f"extraction alone >= {TARGET_EXTRACT_MB_S:g} MB/s per core on corpus/"
-    rate = (sc.get("stages") or {}).get("extract", {}).get("mb_s")
+def extraction_target(r: dict, small: str) -> dict:
+    name = (f"extraction alone (`extract_normalized`) on the same text >= "
+            f"{TARGET_EXTRACT_MB_S:g} MB/s")
+    st = r.get("stages") or {}
+    rates = st.get("stages") or {}
+    rate = rates.get("extract", {}).get("mb_s")
     if not rate:
         return {"target": name, "measured": "not measured (see Stages)", "ok": None}
-    return {"target": name, "measured": f"{rate:.2f} MB/s (fastest of {sc['repeats']} passes)",
+    both = st["bytes"] / 1e6 / (rates["normalize"]["seconds"] + rates["extract"]["seconds"])
+    return {"target": name, "measured": f"{rate:.2f} MB/s ({small}, bench/stages.py; with "
+                                        f"normalize {both:.2f} MB/s)",
             "ok": rate >= TARGET_EXTRACT_MB_S}
+
+
+def opencc_ratios(r: dict, small: str) -> dict:
+    """Time per input byte over OpenCC t2s time per byte on the same decoded text (the small
+    corpus): of the in-process pipeline (ingest to check, bench/stages.py) and of the wall
+    time of a 1-process ``specextract run`` (median)."""
+    st = r.get("stages") or {}
+    if st.get("error") or not st.get("stages"):
+        return {}
+    opencc_s_per_byte = st["stages"]["opencc_t2s"]["seconds"] / st["bytes"]
+    if not opencc_s_per_byte:
+        return {}
+    out = {"pipeline": st["pipeline_s"] / st["bytes"] / opencc_s_per_byte}
+    one = r["throughput"][small]["1 process"]
+    if one.get("valid"):
+        out["run"] = one["median_wall_s"] / r["corpora"][small]["bytes"] / opencc_s_per_byte
+    return out
+
+
+def opencc_target(r: dict, small: str) -> dict:
+    name = (f"end to end <= {TARGET_VS_OPENCC:g}x OpenCC t2s time on the same text "
+            "(`specextract run` wall time, 1 process, per input byte / t2s time per byte)")
+    ratios = opencc_ratios(r, small)
+    if "run" not in ratios:
+        return {"target": name, "measured": "not measured (see Warnings)", "ok": None}
+    return {"target": name,
+            "measured": f"{ratios['run']:.1f}x ({small}); pipeline ingest to check in one "
+                        f"process (bench/stages.py): {ratios['pipeline']:.1f}x",
+            "ok": ratios["run"] <= TARGET_VS_OPENCC}
+
+
+def eval_target(ev: dict) -> dict:
+    name = f"`make {ev['target']}` unchanged (vs {ev['baseline_file']})"
+    if ev.get("absent"):
+        return {"target": name, "measured": ev["first_line"], "ok": None}
+    return {"target": name, "measured": ev["overall_line"] or "(no overall line)",
+            "ok": ev["unchanged"] if ev["baseline_overall_line"] else None}
 
 
 def warnings_of(r: dict) -> list[str]:
@@ -610,11 +720,15 @@ def warnings_of(r: dict) -> list[str]:
             out.append(f"{label}: executors disagree on the number of claims: "
                        + ", ".join(f"{n} {t['claims']}" for n, t in cells.items()
                                    if t.get("valid")))
-    for key in ("profile", "stages", "recognizers"):
+    for key in ("profile", "sampling_profile", "stages", "recognizers"):
         if isinstance(r.get(key), dict) and r[key].get("error"):
             out.append(f"{key}: {r[key]['error']}")
-    if r["eval"]["exit"] != 0:
-        out.append(f"make eval exited {r['eval']['exit']}: {r['eval']['stderr_tail'][-300:]}")
+    if (r.get("sampling_profile") or {}).get("fallback_reason"):
+        out.append("no sampling profile (" + r["sampling_profile"]["fallback_reason"][:300]
+                   + "): the cProfile is summarized in its place")
+    for ev in (r["eval"], r["eval_dev"]):
+        if ev["exit"] != 0:
+            out.append(f"make {ev['target']} exited {ev['exit']}: {ev['stderr_tail'][-300:]}")
     return out
 
 
@@ -624,7 +738,7 @@ def fmt_table(header: list[str], rows: list[list]) -> str:
     return "\n".join(lines)
 
 
-def write_markdown(r: dict) -> str:
+def write_markdown(r: dict, previous: dict | None = None) -> str:
     m = r["machine"]
     small, large = r["labels"]
     L = [f"# specextract benchmark results{' (QUICK mode)' if r['quick'] else ''}", "",
@@ -661,12 +775,20 @@ def write_markdown(r: dict) -> str:
                      c["sha256"][:12]])
     L += [fmt_table(["corpus", "articles", "MB", "bytes/article median / p95 / max", "scripts",
                      "formats", "sha256"], rows), ""]
-    L += ["## Targets", "", fmt_table(["target", "measured", "result"],
-                                      [[t["target"], t["measured"], verdict(t["ok"])]
-                                       for t in r["targets"]]), ""]
+    L += ["## Targets", "",
+          f"Issue 16's targets, all from this run. End to end: the median wall time of "
+          f"`specextract run` (start-up, batch, claims.csv, report) on the {large} corpus, "
+          f"else the {small} one. Extraction alone and the ratios to OpenCC: on the {small} "
+          f"corpus, whose decoded text bench/stages.py converts with OpenCC t2s in the same "
+          "loop; the target applies to the `specextract run` ratio (the 1-process runs of "
+          f"the {small} corpus), the in-process pipeline's (ingest, normalize, extract, rows, "
+          "check; no store, no outputs) is beside it. n/a: not measured.", "",
+          fmt_table(["target", "measured", "result"],
+                    [[t["target"], t["measured"], verdict(t["ok"])] for t in r["targets"]]), ""]
     warns = warnings_of(r)
     if warns:
         L += ["## Warnings", ""] + [f"- {w}" for w in warns] + [""]
+    L += tools_section(r)
     L += ["## End-to-end throughput", "",
           "`specextract run CORPUS --out FRESH --no-progress [...]`, wall time of the whole "
           "command (start-up, batch, claims.csv and the HTML report). MB = input bytes / 1e6. "
@@ -724,12 +846,19 @@ def write_markdown(r: dict) -> str:
               f"rest of the peak comes from claims.csv and the report, which read the whole "
               f"store."]
     L += [""]
+    L += sampling_section(r, previous or {})
     L += profile_sections(r)
-    L += comparison_section(r)
-    ev = r["eval"]
-    L += ["## make eval", "", "```", ev["gold_line"], ev["overall_line"], "```", "",
-          f"Baseline (bench/eval_baseline.txt): `{ev['baseline_overall_line']}`; whole output "
-          + ("identical." if ev["unchanged"] else f"differs in {ev['lines_changed']} lines."), ""]
+    for ev in (r["eval"], r["eval_dev"]):
+        L += [f"## make {ev['target']}", ""]
+        if ev.get("absent"):
+            L += [f"Not run: `{ev['first_line']}`.", ""]
+            continue
+        L += ["```", ev["gold_line"], ev["overall_line"], "```", "",
+              f"Baseline ({ev['baseline_file']}): `{ev['baseline_overall_line']}`; whole output "
+              + ("identical." if ev["unchanged"] else f"differs in {ev['lines_changed']} lines:")]
+        if not ev["unchanged"] and ev["changed_sample"]:
+            L += ["", "```"] + ev["changed_sample"] + ["```"]
+        L += [""]
     L += ["## Reproduce", "", "```sh", "make bench                 # full", 
           "BENCH_QUICK=1 make bench   # 200 / 1,000 articles, a few minutes",
           "python bench/scale_corpus.py --articles 1000 10000   # the corpora alone", "```", ""]
@@ -795,37 +924,55 @@ def profile_sections(r: dict) -> list[str]:
     return L
 
 
-def comparison_section(r: dict) -> list[str]:
+def tools_section(r: dict) -> list[str]:
+    """specextract's extraction and end to end beside OpenCC and Recognizers-Text, one table,
+    all measured in this run."""
     small, large = r["labels"]
     st = r["stages"]
-    L = []
-    if st.get("error") or not r["throughput"][large]["1 process"].get("valid"):
-        return ["## Beside OpenCC and Microsoft Recognizers-Text", "",
-                "Not computed: the stage timing or the 1-process runs failed (see Warnings).", ""]
-    L += ["## Beside OpenCC and Microsoft Recognizers-Text", ""]
-    one_mb_s = r["throughput"][large]["1 process"]["mb_s"]
+    L = ["## Beside other tools", ""]
+    if st.get("error") or not st.get("stages"):
+        return L + ["Not computed: the stage timing failed (see Warnings).", ""]
     opencc = st["stages"]["opencc_t2s"]["mb_s"]
-    rows = [["OpenCC t2s (conversion alone)", f"{opencc:.2f}", st["articles"],
-             f"{one_mb_s / opencc:.4f} (OpenCC {opencc / one_mb_s:.0f}x faster)",
-             f"{st['pipeline_mb_s'] / opencc:.4f}"]]
+
+    def row(tool: str, what: str, text: str, mb_s: float | None) -> list:
+        return [tool, what, text, f"{mb_s:.3f}" if mb_s else "-",
+                f"{opencc / mb_s:.1f}x" if mb_s else "-"]
+
+    n_small = f"{small} corpus, {st['articles']} articles"
+    rows = []
+    for label in (small, large):
+        one = r["throughput"][label]["1 process"]
+        rows.append(row("specextract", "`specextract run`, 1 process, end to end (median)",
+                        f"{label} corpus, {r['corpora'][label]['articles']} articles",
+                        one["mb_s"] if one.get("valid") else None))
+    rates = st["stages"]
+    rows += [row("specextract", "pipeline in one process: ingest to check (bench/stages.py)",
+                 n_small, st["pipeline_mb_s"]),
+             row("specextract", "extraction alone (`extract_normalized`)", n_small,
+                 rates["extract"]["mb_s"]),
+             row("specextract", "normalize alone", n_small, rates["normalize"]["mb_s"]),
+             row("OpenCC", "t2s conversion alone, on the decoded text", n_small, opencc)]
     rec = r["recognizers"]
+    per = st["per_article"]
     if rec.get("ok"):
-        per = st["per_article"]
         for name, mdl in rec["models"].items():
             n = mdl["articles"]
             ours_s = sum(a["ingest"] + a["normalize"] + a["extract"] + a["check"] + a["rows"]
                          for a in per[:n])
-            ours_mb_s = sum(a["bytes"] for a in per[:n]) / 1e6 / ours_s
-            rows.append([f"Recognizers-Text {name} model (zh-cn)", f"{mdl['mb_s']:.3f}", n,
-                         f"{one_mb_s / mdl['mb_s']:.2f}", f"{ours_mb_s / mdl['mb_s']:.2f}"])
-    L += [fmt_table(["tool", "MB/s", "articles", "ratio: our end-to-end (1 process, "
-                     f"{large}) / tool", "ratio: our in-process pipeline on the same articles / "
-                     "tool"], rows), ""]
+            ours = sum(a["bytes"] for a in per[:n]) / 1e6 / ours_s if ours_s else None
+            text = f"first {n} articles of the {small} corpus"
+            rows += [row("Recognizers-Text", f"{name} model (zh-cn)", text, mdl["mb_s"]),
+                     row("specextract", "pipeline ingest to check on those articles", text,
+                         ours)]
+    L += [f"MB/s of input bytes, this run; the last column is time per byte over OpenCC t2s "
+          f"time per byte on the {small} corpus.", "",
+          fmt_table(["tool", "what", "text", "MB/s", "time / OpenCC t2s time"], rows), ""]
     if rec.get("ok"):
         L += [f"Recognizers-Text {', '.join(f'{k} {v}' for k, v in rec['versions'].items())}, "
               f"Culture.Chinese over every article (English ones included), the first articles "
               f"of the {small} corpus in order until {RECOG_BUDGET:g} s per model (after one "
-              f"untimed warm-up parse); results returned: "
+              f"untimed warm-up parse); its MB/s count the UTF-8 bytes of the text it parsed. "
+              "Results returned: "
               + ", ".join(f"{k} {v['results']}" for k, v in rec["models"].items())
               + f". Model set-up: {rec['setup_seconds']} s (not counted).", ""]
     else:
@@ -833,6 +980,57 @@ def comparison_section(r: dict) -> list[str]:
               f"exited {rec.get('exit')}:", "", "```", rec.get("error", "").strip()[-1500:],
               "```", ""]
     return L
+
+
+def sampling_section(r: dict, previous: dict) -> list[str]:
+    """The sampling profile's top frames, and beside the previous run's when it has one."""
+    sp = r.get("sampling_profile") or {}
+    L = ["## Sampling profile of a 1-process run", ""]
+    if sp.get("error"):
+        return L + [f"Not recorded: {sp['error']}", ""]
+    if sp["tool"] == "cProfile":
+        L += [f"py-spy could not record ({sp['fallback_reason'][:300]}), so this is the cProfile "
+              f"of the previous section's run (`{sp['raw']}`): self = time in the function "
+              "itself, inclusive = cumulative time, share of the profiled total "
+              f"({sp['total']} s).", ""]
+    else:
+        L += [f"`py-spy record -r {sp['rate']} -F -f raw -- python -m specextract run "
+              f"CORPUS --out FRESH --no-progress` over the {sp['corpus']} corpus "
+              f"({sp['total']} samples in {sp['wall_s']:.1f} s, {sp['tool']}); raw folded "
+              f"stacks in `{sp['raw']}`. Self: samples in which the frame itself was running; "
+              "inclusive: samples in which it was anywhere on the stack. Files as under src/ "
+              "(or site-packages), with the function's first line.", ""]
+    L += ["Top 20 by self samples:", "",
+          fmt_table(["function", "file", "share"],
+                    [[f"`{x['function']}`", x["file"], f"{100 * x['share']:.1f}%"]
+                     for x in sp["self"][:20]]), "",
+          "Top 25 by inclusive samples:", "",
+          fmt_table(["function", "file", "share"],
+                    [[f"`{x['function']}`", x["file"], f"{100 * x['share']:.1f}%"]
+                     for x in sp["inclusive"][:25]]), ""]
+    old = previous.get("sampling_profile") or {}
+    where = f"The previous bench/results.json (`make bench` of {previous.get('started', '?')})"
+    if os.environ.get("BENCH_PROFILE_BEFORE"):  # a results.json or a bare summary to compare with
+        path = os.environ["BENCH_PROFILE_BEFORE"]
+        data = json.loads(Path(path).read_text())
+        old = data.get("sampling_profile", data)
+        where = f"`{path}` (git {old.get('git', '?')}, {old.get('corpus', '?')} corpus)"
+    L += ["### Before and after", ""]
+    if not old.get("self"):
+        return L + ["The previous bench/results.json holds no sampling profile; the next run "
+                    "shows this one beside its own (or: `python bench/profile_diff.py "
+                    "OLD_results.json bench/results.json`).", ""]
+    L += [f"{where} beside this run; `python bench/profile_diff.py OLD_results.json "
+          "NEW_results.json` prints the same for any two runs.", ""]
+    return L + diff_tables(old, sp, 20)
+
+
+def previous_results() -> dict:
+    """bench/results.json as the previous run left it ({} when absent or unreadable)."""
+    try:
+        return json.loads((BENCH / "results.json").read_text())
+    except (OSError, ValueError):
+        return {}
 
 
 def guarded(fn, *args) -> dict:
@@ -889,6 +1087,10 @@ def main() -> int:
     log("make eval")
     r["eval"] = run_eval()
     log(f"  {r['eval']['overall_line']} (unchanged: {r['eval']['unchanged']})")
+    log("make eval-dev")
+    r["eval_dev"] = run_eval("eval-dev", "eval_dev_baseline.txt")
+    log(f"  {r['eval_dev']['first_line'] if r['eval_dev']['absent'] else r['eval_dev']['overall_line']}"
+        f" (unchanged: {r['eval_dev']['unchanged']})")
 
     log("start-up cost")
     r["startup"] = startup_cost()
@@ -907,6 +1109,9 @@ def main() -> int:
 
     log(f"profile of a 1-process run on {small}")
     r["profile"] = guarded(run_profile, folders[small], prof_dir)
+    log(f"sampling profile of a 1-process run on {small}")
+    r["sampling_profile"] = guarded(sampling_profile, folders[small], prof_dir,
+                                    r["corpora"][small], small)
     log(f"stages in one process on {small}")
     r["stages"] = guarded(stage_profiles, folders[small], prof_dir)
     log("stages in one process on corpus/")
@@ -918,8 +1123,9 @@ def main() -> int:
     r["targets"] = evaluate_targets(r)
     r["loadavg_end"] = [round(x, 2) for x in os.getloadavg()]
     r["duration_s"] = round(time.perf_counter() - t_start, 1)
+    previous = previous_results()
     (BENCH / "results.json").write_text(json.dumps(r, indent=1) + "\n")
-    (BENCH / "RESULTS.md").write_text(write_markdown(r))
+    (BENCH / "RESULTS.md").write_text(write_markdown(r, previous))
     shutil.rmtree(SCALED / "runs", ignore_errors=True)
     for t in r["targets"]:
         log(f"{verdict(t['ok']):4s} {t['target']}: {t['measured']}")

@@ -119,6 +119,23 @@ def test_new_pipeline_version_reextracts(tmp_path, corpus, extractions, monkeypa
     assert len(extractions) == 4 and "4 processed" in result.output
 
 
+def test_import_statements_are_every_import_a_full_walk_of_the_tree_finds(tmp_path):
+    import ast
+    source = ("import os\nfrom . import a\ndef f():\n    if x:\n        from .b import c\n"
+              "    else:\n        import specextract.d\nclass K:\n    try:\n        pass\n"
+              "    except E:\n        from .e import g\n    finally:\n        from .h import i\n"
+              "with m:\n    for q in r:\n        while s:\n            from .j import k\n"
+              "        else:\n            from .n import o\n"
+              "match t:\n    case 1:\n        from .u import v\n")
+    modules = [tree for tree in (ast.parse(source),)] + [
+        ast.parse(p.read_text(encoding="utf-8")) for p in versions.PACKAGE_DIR.rglob("*.py")]
+    for tree in modules:
+        walked = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+        found = list(versions._import_statements(tree))
+        assert sorted(map(ast.dump, found)) == sorted(map(ast.dump, walked))
+    assert len(list(versions._import_statements(modules[0]))) == 9
+
+
 def test_pipeline_version_covers_extraction_code_and_lexicons_not_the_reference():
     modules = {p.relative_to(versions.PACKAGE_DIR).as_posix()
                for p in versions.imported_modules(*versions.PIPELINE_ROOTS)}

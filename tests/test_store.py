@@ -29,6 +29,42 @@ def test_new_store_is_marked_and_in_wal_mode(tmp_path):
     assert not list(tmp_path.glob(".s.db.creating-*"))
 
 
+def _indexes(db) -> set[str]:
+    conn = sqlite3.connect(db)
+    try:
+        return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index' "
+                                           "AND name NOT LIKE 'sqlite_%'")}
+    finally:
+        conn.close()
+
+
+def test_claims_carry_no_verdict_index_and_older_stores_lose_theirs(tmp_path):
+    db = tmp_path / "s.db"
+    Store.open(db).close()
+    assert store_module.RETIRED_INDEX not in _indexes(db)
+    conn = sqlite3.connect(db)
+    conn.execute(f"CREATE INDEX {store_module.RETIRED_INDEX} ON claims (verdict)")
+    conn.commit()
+    conn.close()
+    Store.open(db, write=False).close()           # reading leaves the file as it is
+    assert store_module.RETIRED_INDEX in _indexes(db)
+    with Store.open(db) as store:
+        store.put_document(DOC, [row("19.5"), row("15", verdict="contradicted")])
+        assert store.verdict_counts() == {"supported": 1, "contradicted": 1}
+    assert store_module.RETIRED_INDEX not in _indexes(db)
+
+
+def test_unseen_counts_the_documents_this_run_did_not_name(tmp_path):
+    with Store.open(tmp_path / "s.db") as store:
+        store.put_document(DOC, [row("19.5")])
+        store.put_document({**DOC, "path": "/c/b.txt", "doc_id": "b"}, [])
+        store.mark_seen("/c/b.txt")
+        store.mark_seen("/c/new.txt")
+        assert store.unseen() == (1, ["/c/a.txt"])
+        store.mark_seen("/c/a.txt")
+        assert store.unseen() == (0, [])
+
+
 def test_put_document_replaces_claims_atomically(tmp_path):
     with Store.open(tmp_path / "s.db") as store:
         store.put_document(DOC, [row("19.5"), row("15")])

@@ -32,8 +32,10 @@ def imported_modules(*roots: str) -> list[Path]:
     todo = list(roots)
     while todo:
         name = todo.pop()
+        if name in seen:
+            continue
         path = _module_file(name)
-        if name in seen or path is None:
+        if path is None:
             continue
         seen[name] = path
         todo.extend(_imports_of(path, name))
@@ -55,12 +57,13 @@ def _module_file(name: str) -> Path | None:
     return None
 
 
-def _imports_of(path: Path, name: str) -> list[str]:
+@lru_cache(maxsize=None)   # pipeline_version and check_version walk mostly the same modules
+def _imports_of(path: Path, name: str) -> tuple[str, ...]:
     """Package-relative names imported anywhere in the module (function bodies too)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = name.split(".")[:-1] if path.name != "__init__.py" else name.split(".")
     found = []
-    for node in ast.walk(tree):
+    for node in _import_statements(tree):
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 parent = package[: len(package) - (node.level - 1)] if node.level > 1 else package
@@ -74,7 +77,24 @@ def _imports_of(path: Path, name: str) -> list[str]:
         elif isinstance(node, ast.Import):
             found.extend(a.name.partition(".")[2] for a in node.names
                          if a.name.split(".")[0] == PACKAGE)
-    return [f for f in found if f]
+    return tuple(f for f in found if f)
+
+
+STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")   # where statements nest
+
+
+def _import_statements(tree: ast.Module):
+    """Every import statement of a module, nested ones too (in functions, classes, if,
+    try, with, match, loops). Only statements are visited: an import is a statement, and
+    none can sit inside an expression, so the expressions (most of a tree) are skipped."""
+    todo = list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        else:
+            for field in STATEMENT_LISTS:
+                todo.extend(getattr(node, field, ()))
 
 
 def data_files() -> list[Path]:

@@ -211,15 +211,22 @@ def not_a_claim(lex: Lexicon, text: str, q: Quantity, clause_start: int,
         return "per-die"
     if architecture(text, q, clause_start):
         return "architecture"
-    for why, test in (("per-unit", lambda: per_unit(lex, text, q, clause_start)),
-                      ("difference", lambda: difference(lex, text, q)),
-                      ("pin-speed", lambda: pin_speed(q)),
-                      ("other-link", lambda: other_link(lex, text, q, clause_start)),
-                      ("cache", lambda: cache(text, q)),
-                      ("threshold", lambda: threshold(text, q)),
-                      ("whole", lambda: whole_of_part(text, q)),
-                      ("vague", lambda: vague(text, q)),
-                      ("capability", lambda: capability(text, q))):
-        if test():
-            return why
+    if per_unit(lex, text, q, clause_start):
+        return "per-unit"
+    if difference(lex, text, q):
+        return "difference"
+    if pin_speed(q):
+        return "pin-speed"
+    if other_link(lex, text, q, clause_start):
+        return "other-link"
+    if cache(text, q):
+        return "cache"
+    if threshold(text, q):
+        return "threshold"
+    if whole_of_part(text, q):
+        return "whole"
+    if vague(text, q):
+        return "vague"
+    if capability(text, q):
+        return "capability"
     return ""

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from operator import itemgetter
 
 from ..check.consensus import CONSENSUS_COLUMNS, consensus_lines
 from ..check.reference import Reference
@@ -48,6 +50,7 @@ def _doc_href(path: str, page_doc_id: str, up: str = "") -> str:
     return f"{up}docs/{esc(safe_name(path, page_doc_id))}"
 
 
+@lru_cache(maxsize=4096)   # a document's claims come one after another in a group's list
 def _doc_link(path: str, doc_id: str, page_doc_id: str, up: str = "") -> str:
     """The document's name, linked to its page when it has one (an ok document)."""
     if page_doc_id:
@@ -64,7 +67,9 @@ def _standalone(title: str, parts: Iterable[str], up: str = "") -> Iterator[str]
 
 
 # --- index.html ---------------------------------------------------------------------------
-def index_parts(store: Store, reference: Reference) -> Iterator[str]:
+def index_parts(store: Store, reference: Reference,
+                consensus: tuple[int, list[str]] | None = None) -> Iterator[str]:
+    """index.html in pieces; ``consensus``: (lines, first rows) known from consensus.html."""
     conn = store.conn
     last = queries.last_run(conn)
     yield page_head("specextract report")
@@ -83,7 +88,7 @@ def index_parts(store: Store, reference: Reference) -> Iterator[str]:
     yield "\n<h2>Documents</h2>"
     yield from documents_section(store)
     yield "\n<h2>Consensus per chip</h2>"
-    yield from consensus_section(store, reference)
+    yield from consensus_section(store, reference, consensus)
     yield PAGE_TAIL
 
 
@@ -131,18 +136,23 @@ def contradicted_section(store: Store) -> Iterator[str]:
     total = sum(n for _, _, n in groups)
     yield (f"<p>{total} contradicted claims in {len(groups)} groups (chip · diagnosis), "
            "largest first.</p>")
+    shown = {(entity, kind): [] for entity, kind, _ in groups[:GROUPS_SHOWN]}
+    for entity, kind, row in queries.contradicted_claims(store.conn, CLAIMS_PER_GROUP):
+        if (entity, kind) in shown:
+            shown[entity, kind].append(row)
     for i, (entity, kind, n) in enumerate(groups[:GROUPS_SHOWN]):
-        yield from group_details(store, entity, kind, n, open_=i < GROUPS_OPEN)
+        yield from group_details(entity, kind, n, shown[entity, kind], open_=i < GROUPS_OPEN)
     if len(groups) > GROUPS_SHOWN:
         yield (f"<p><a href=\"contradicted.html\">all {len(groups)} groups →</a></p>")
 
 
-def group_details(store: Store, entity: str, kind: str, n: int, *, open_: bool = False,
-                  up: str = "") -> Iterator[str]:
+def group_details(entity: str, kind: str, n: int, rows: Iterable[dict], *,
+                  open_: bool = False, up: str = "") -> Iterator[str]:
+    """One group on the index: its first claims (``rows``) and a link to its page."""
     yield (f"<details{' open' if open_ else ''}><summary><b>{esc(entity)}</b> · "
            f"{esc(_kind(kind))} <span class=\"badge v-{CONTRADICTED}\">{n}</span></summary>"
            "<ol class=\"claims\">")
-    for row in queries.contradicted_in_group(store.conn, entity, kind, CLAIMS_PER_GROUP):
+    for row in rows:
         yield claim_item(None, row, _doc_link(row["path"], row["doc_id"],
                                               row["page_doc_id"], up) + " ")
     yield "</ol>"
@@ -195,31 +205,44 @@ def failed_table(rows: Iterable[tuple]) -> Iterator[str]:
     yield "</table></div>"
 
 
-def consensus_section(store: Store, reference: Reference) -> Iterator[str]:
-    n = queries.consensus_count(store.conn)
+def consensus_section(store: Store, reference: Reference,
+                      known: tuple[int, list[str]] | None = None) -> Iterator[str]:
+    """The consensus table cut at CONSENSUS_SHOWN lines; ``known``: (how many lines, the
+    first lines' rows) when consensus.html was just written from the same store."""
+    n, head = known if known is not None else (queries.consensus_count(store.conn), None)
     if not n:
         yield "<p>No claims.</p>"
         return
     yield ("<p>Values claimed per chip and attribute, most documents first; the reference's "
            "values beside them.</p>")
-    yield from consensus_table(store, reference, CONSENSUS_SHOWN)
+    yield from consensus_table(store, reference, CONSENSUS_SHOWN, head)
     if n > CONSENSUS_SHOWN:
         yield f"<p><a href=\"consensus.html\">all {n} lines →</a></p>"
 
 
-def consensus_table(store: Store, reference: Reference,
-                    limit: int | None = None) -> Iterator[str]:
-    """The consensus lines (check.consensus's columns) as a table."""
+def consensus_table(store: Store, reference: Reference, limit: int | None = None,
+                    rows: Iterable[str] | None = None) -> Iterator[str]:
+    """The consensus lines (check.consensus's columns) as a table (``rows``: its rows as
+    consensus_rows drew them)."""
     yield ("<div class=\"scroll\"><table><tr>"
            + "".join(f"<th>{esc(c)}</th>" for c in CONSENSUS_COLUMNS) + "</tr>")
-    for line in consensus_lines(queries.consensus(store.conn, limit), reference):
-        yield "<tr>" + "".join(f"<td>{esc(str(line[c]))}</td>" for c in CONSENSUS_COLUMNS) + "</tr>"
+    yield from (consensus_rows(store, reference, limit) if rows is None else rows)
     yield "</table></div>"
 
 
+def consensus_rows(store: Store, reference: Reference,
+                   limit: int | None = None) -> Iterator[str]:
+    """One table row per consensus line, most documents first."""
+    cells = itemgetter(*CONSENSUS_COLUMNS)
+    for line in consensus_lines(queries.consensus(store.conn, limit), reference):
+        yield "<tr><td>" + "</td><td>".join(map(esc, map(str, cells(line)))) + "</td></tr>"
+
+
 # --- the full lists -----------------------------------------------------------------------
-def contradicted_page(store: Store) -> Iterator[str]:
-    groups = queries.contradicted_groups(store.conn)
+def contradicted_page(store: Store, groups: list[tuple[str, str, int]] | None = None
+                      ) -> Iterator[str]:
+    """contradicted.html (``groups``: queries.contradicted_groups, if read already)."""
+    groups = queries.contradicted_groups(store.conn) if groups is None else groups
     parts = [f"<h1>Contradicted claims: {len(groups)} groups</h1>"]
     parts.extend(
         f"<p><a href=\"groups/{group_page_name(e, k)}\"><b>{esc(e)}</b> · {esc(_kind(k))}</a> "
@@ -227,11 +250,12 @@ def contradicted_page(store: Store) -> Iterator[str]:
     return _standalone("contradicted claims · specextract", parts)
 
 
-def group_page(store: Store, entity: str, kind: str, n: int) -> Iterator[str]:
+def group_page(entity: str, kind: str, n: int, rows: Iterable[dict]) -> Iterator[str]:
+    """``groups/<name>.html``: every claim of a group (``rows``, in document and text order)."""
     def parts() -> Iterator[str]:
         yield (f"<h1>{esc(entity)} · {esc(_kind(kind))}</h1><p>{n} contradicted claims.</p>"
                "<ol class=\"claims\">")
-        for row in queries.contradicted_in_group(store.conn, entity, kind):
+        for row in rows:
             yield claim_item(None, row, _doc_link(row["path"], row["doc_id"],
                                                   row["page_doc_id"], "../") + " ")
         yield "</ol>"
@@ -249,8 +273,10 @@ def documents_page(store: Store) -> Iterator[str]:
     return _standalone("documents · specextract", parts())
 
 
-def consensus_page(store: Store, reference: Reference) -> Iterator[str]:
+def consensus_page(store: Store, reference: Reference,
+                   rows: Iterable[str] | None = None) -> Iterator[str]:
+    """consensus.html (``rows``: the table's rows, as consensus_rows draws them)."""
     def parts() -> Iterator[str]:
         yield "<h1>Consensus per chip</h1>"
-        yield from consensus_table(store, reference)
+        yield from consensus_table(store, reference, rows=rows)
     return _standalone("consensus · specextract", parts())

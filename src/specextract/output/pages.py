@@ -12,6 +12,7 @@ document's script, and the fonts fall back to CJK fonts (see style.py).
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from functools import lru_cache
 from html import escape
 
@@ -29,8 +30,12 @@ LANGS = ("zh-Hans", "zh-Hant", "en")
 
 
 def esc(text: str) -> str:
-    """html.escape(text) (quotes too), without its five replaces when nothing needs it."""
-    return escape(text) if HTML_SPECIAL.search(text) else text
+    """html.escape(text) (quotes too), without its five replaces when nothing needs it
+    (five substring tests: cheaper than one pattern search, the more so the longer the
+    text)."""
+    if "&" in text or "<" in text or ">" in text or '"' in text or "'" in text:
+        return escape(text)
+    return text
 
 
 def safe_name(path: str, doc_id: str) -> str:
@@ -104,8 +109,8 @@ def link_text(link: str) -> str:
 
 
 def claimed(r: dict[str, str]) -> str:
-    op = "" if r.get("operator", "=") in ("=", "") else r["operator"] + " "
-    return f"{op}{r['value']}"
+    op = r.get("operator", "=")
+    return r["value"] if op == "=" or not op else f"{op} {r['value']}"
 
 
 NOTE_PART = 40    # characters of a variant or condition shown in a claim's line
@@ -118,25 +123,57 @@ def _short(text: str, n: int = NOTE_PART) -> str:
 def expected_note(r: dict[str, str], cut: bool = False) -> str:
     """"claimed → expected (unit, variant, condition)" of one claim (plain text); with
     ``cut``, a long variant or condition is cut short."""
-    shorten = _short if cut else str
-    extra = [x for x in (r.get("unit", ""), shorten(r.get("expected_variant", "")),
-                         shorten(r.get("expected_condition", ""))) if x]
-    arrow = f" → {r['expected']}" if r.get("expected") else ""
-    return f"{claimed(r)}{arrow}" + (f" ({', '.join(extra)})" if extra else "")
+    get = r.get
+    variant, condition = get("expected_variant", ""), get("expected_condition", "")
+    if cut:
+        variant, condition = _short(variant), _short(condition)
+    extra = [x for x in (get("unit", ""), variant, condition) if x]
+    expected = get("expected")
+    note = f"{claimed(r)} → {expected}" if expected else claimed(r)
+    return f"{note} ({', '.join(extra)})" if extra else note
+
+
+def _notes(r: dict[str, str]) -> tuple[str, str]:
+    """(expected_note(r), expected_note(r, cut=True)), the second drawn only when a
+    variant or condition is long enough to be cut."""
+    note = expected_note(r)
+    if len(r.get("expected_variant", "")) > NOTE_PART or \
+            len(r.get("expected_condition", "")) > NOTE_PART:
+        return note, expected_note(r, cut=True)
+    return note, note
 
 
 def with_variant(r: dict[str, str]) -> str:
     """The chip, with the claim's variant, qualifiers and baseline."""
-    extra = [x for x in (r.get("variant", ""), r.get("qualifier", "")) if x]
-    if r.get("baseline"):
-        extra.append(f"vs {r['baseline']}" + (f" {r['metric']}" if r.get("metric") else ""))
-    return r["entity"] + (f" ({', '.join(extra)})" if extra else "")
+    get = r.get
+    variant, qualifier, baseline = get("variant"), get("qualifier"), get("baseline")
+    if not (variant or qualifier or baseline):
+        return r["entity"]
+    extra = [x for x in (variant, qualifier) if x]
+    if baseline:
+        extra.append(f"vs {baseline} {r['metric']}" if get("metric") else f"vs {baseline}")
+    return f"{r['entity']} ({', '.join(extra)})"
 
 
-def claim_summary(n: int, row: dict[str, str]) -> str:
-    """The hover text of one claim (plain text; escaped where it is inserted)."""
-    parts = [f"#{n} {row['verdict']}: {with_variant(row)} {row['attribute']} "
-             f"{expected_note(row)}"]
+@lru_cache(maxsize=8192)
+def source_text(source: str) -> str:
+    """A source as a short citation in plain text (cite(source).text())."""
+    return cite(source).text()
+
+
+Described = tuple[str, tuple[str, str]]   # (with_variant(row), _notes(row)) of one claim
+
+
+def described(row: dict[str, str]) -> Described:
+    """What a document's page says of a claim twice (hover text and list): drawn once."""
+    return with_variant(row), _notes(row)
+
+
+def claim_summary(n: int, row: dict[str, str], told: Described | None = None) -> str:
+    """The hover text of one claim (plain text; escaped where it is inserted); ``told``:
+    described(row), if drawn already."""
+    chip, (note, _) = told or (with_variant(row), (expected_note(row), ""))
+    parts = [f"#{n} {row['verdict']}: {chip} {row['attribute']} {note}"]
     if row.get("expected"):
         parts.append(f"expected {row['expected']} {row['unit']}")
     for key in ("diagnosis", "self_contradiction"):
@@ -145,7 +182,7 @@ def claim_summary(n: int, row: dict[str, str]) -> str:
     if row.get("link"):
         parts.append(f"chip found by: {link_text(row['link'])}")
     if row.get("source"):
-        parts.append(f"source: {cite(row['source']).text()}")
+        parts.append(f"source: {source_text(row['source'])}")
     return "\n".join(parts)
 
 
@@ -163,12 +200,20 @@ def clusters(rows: list[dict[str, str]], length: int) -> list[tuple[int, int, li
     return merged
 
 
-def highlighted_text(text: str, rows: list[dict[str, str]]) -> str:
+def highlighted_text(text: str, rows: list[dict[str, str]],
+                     told: list[Described] | None = None) -> str:
+    """The text, escaped, its claims' spans marked (``told``: described() of each row)."""
+    told = told or [described(r) for r in rows]
     out, pos = [], 0
     for start, end, numbers in clusters(rows, len(text)):
-        verdict = min((rows[n - 1]["verdict"] for n in numbers), key=_severity)
-        title = "\n\n".join(claim_summary(n, rows[n - 1]) for n in numbers)
-        refs = ",".join(f"<a href=\"#row-{n}\">{n}</a>" for n in numbers)
+        if len(numbers) == 1:
+            (n,) = numbers
+            verdict, title = rows[n - 1]["verdict"], claim_summary(n, rows[n - 1], told[n - 1])
+            refs = f"<a href=\"#row-{n}\">{n}</a>"
+        else:
+            verdict = min((rows[n - 1]["verdict"] for n in numbers), key=_severity)
+            title = "\n\n".join(claim_summary(n, rows[n - 1], told[n - 1]) for n in numbers)
+            refs = ",".join(f"<a href=\"#row-{n}\">{n}</a>" for n in numbers)
         out.append(esc(text[pos:start]))
         out.append(f"<mark class=\"v-{esc(verdict)}\" title=\"{esc(title)}\">"
                    f"{esc(text[start:end])}<sup>{refs}</sup></mark>")
@@ -181,11 +226,12 @@ def _severity(verdict: str) -> int:
     return SEVERITY.index(verdict) if verdict in SEVERITY else len(SEVERITY)
 
 
-def claim_item(n: int | None, r: dict[str, str], doc_link: str = "", lang: str = "") -> str:
+def claim_item(n: int | None, r: dict[str, str], doc_link: str = "", lang: str = "",
+               told: Described | None = None) -> str:
     """One claim as a compact list item: verdict, chip and attribute, "claimed → expected
     (unit, variant, condition)"; then the diagnosis; then the source's citation and how the
     chip was found. ``doc_link`` (HTML) names the document, on pages listing many; ``lang``
-    is the article's (its quoted surface)."""
+    is the article's (its quoted surface); ``told``: described(r), if drawn already."""
     diagnosis = "; ".join(x for x in (r.get("diagnosis", ""), r.get("self_contradiction", ""))
                           if x)
     link = link_text(r.get("link", ""))
@@ -194,10 +240,13 @@ def claim_item(n: int | None, r: dict[str, str], doc_link: str = "", lang: str =
     title = f" title=\"chip found by: {esc(link)}\"" if link else ""
     quoted = f"<span lang=\"{esc(lang)}\">{esc(r['surface'])}</span>" if lang else \
         esc(r.get("surface", ""))
-    head = (f"{number}<span class=\"badge v-{esc(r['verdict'])}\">{esc(r['verdict'])}</span> "
-            f"{doc_link}<b{title}>{esc(with_variant(r))}</b> {esc(r['attribute'])} "
-            f"<span class=\"fig\" title=\"{esc(expected_note(r))}\">"
-            f"{esc(expected_note(r, cut=True))}</span>")
+    chip, (note, short) = told or described(r)
+    note = esc(note)
+    verdict = esc(r["verdict"])
+    head = (f"{number}<span class=\"badge v-{verdict}\">{verdict}</span> "
+            f"{doc_link}<b{title}>{esc(chip)}</b> {esc(r['attribute'])} "
+            f"<span class=\"fig\" title=\"{note}\">{esc(short) if short is not note else note}"
+            "</span>")
     lines = [f"<div class=\"l1\">{head}</div>"]
     if diagnosis:
         lines.append(f"<div class=\"diag\">{esc(diagnosis)}</div>")
@@ -209,8 +258,11 @@ def claim_item(n: int | None, r: dict[str, str], doc_link: str = "", lang: str =
     return f"<li{anchor}>{''.join(lines)}</li>"
 
 
-def claims_list(rows: list[dict[str, str]], lang: str = "") -> str:
-    items = "".join(claim_item(n, r, lang=lang) for n, r in enumerate(rows, 1))
+def claims_list(rows: list[dict[str, str]], lang: str = "",
+                told: list[Described] | None = None) -> str:
+    told = told or [described(r) for r in rows]
+    items = "".join(claim_item(n, r, lang=lang, told=t)
+                    for n, (r, t) in enumerate(zip(rows, told), 1))
     return f"<ol class=\"claims\">{items}</ol>" if items else "<p>No claims found.</p>"
 
 
@@ -219,13 +271,14 @@ def document_page(doc: dict, rows: list[dict[str, str]]) -> str:
     text = doc.get("text") or ""
     lang = page_lang(doc.get("script"), text)
     info = " · ".join(esc(str(doc.get(k) or "")) for k in ("script", "encoding", "format"))
-    counts = {v: sum(r["verdict"] == v for r in rows) for v in VERDICTS}
-    tally = " · ".join(f"<span class=\"badge v-{v}\">{n} {v}</span>"
-                       for v, n in counts.items() if n)
+    told = [described(r) for r in rows]
+    counts = Counter(r["verdict"] for r in rows)
+    tally = " · ".join(f"<span class=\"badge v-{v}\">{counts[v]} {v}</span>"
+                       for v in VERDICTS if counts[v])
     body = (f"<p class=\"nav\"><a href=\"../index.html\">← report</a></p>"
             f"<h1>{esc(printable(doc['doc_id']))}</h1>"
             f"<p class=\"muted path\">{esc(printable(doc['path']))}<br>{info} · {len(rows)} claims "
             f"{tally}</p>"
-            f"<div class=\"layout\"><pre class=\"doc\">{highlighted_text(text, rows)}</pre>"
-            f"<div class=\"side\" lang=\"en\">{claims_list(rows, lang)}</div></div>")
+            f"<div class=\"layout\"><pre class=\"doc\">{highlighted_text(text, rows, told)}</pre>"
+            f"<div class=\"side\" lang=\"en\">{claims_list(rows, lang, told)}</div></div>")
     return page(f"{printable(doc['doc_id'])} · specextract", body, lang)

@@ -23,14 +23,16 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 
 from ..check.reference import Reference
 from ..store import queries
 from ..store.db import Store
-from .index import (consensus_page, contradicted_page, documents_page, group_page,
-                    group_page_name, index_parts)
+from .index import (CONSENSUS_SHOWN, consensus_page, consensus_rows, contradicted_page,
+                    documents_page, group_page, group_page_name, index_parts)
 from .pages import document_page, safe_name
 
 MANIFEST = ".pages"           # in the report folder: page name, state of its document
@@ -48,9 +50,9 @@ def write_report(store: Store, folder: str | Path, reference: Reference) -> Path
     docs.mkdir(parents=True, exist_ok=True)
     write_pages(store, folder)
     shutil.rmtree(folder / STAGING, ignore_errors=True)
-    write_lists(store, folder, reference)
+    consensus = write_lists(store, folder, reference)
     index = folder / "index.html"
-    _write(index, index_parts(store, reference))
+    _write(index, index_parts(store, reference, consensus))
     return index
 
 
@@ -167,22 +169,40 @@ def index_page(store: Store, reference: Reference) -> str:
     return "".join(index_parts(store, reference))
 
 
-def write_lists(store: Store, folder: Path, reference: Reference) -> None:
+def write_lists(store: Store, folder: Path, reference: Reference) -> tuple[int, list[str]]:
     """contradicted.html, documents.html, consensus.html and one page per contradicted
-    group in ``groups/`` (pages of groups that are gone removed)."""
-    _write(folder / "contradicted.html", contradicted_page(store))
+    group in ``groups/`` (pages of groups that are gone removed); returns what the index
+    shows of the consensus (how many lines, the first CONSENSUS_SHOWN rows), so that it
+    is queried once."""
+    contradicted = queries.contradicted_groups(store.conn)
+    _write(folder / "contradicted.html", contradicted_page(store, contradicted))
     _write(folder / "documents.html", documents_page(store))
-    _write(folder / "consensus.html", consensus_page(store, reference))
+    head: list[str] = []
+    count = 0
+
+    def counted(rows: Iterable[str]) -> Iterator[str]:
+        nonlocal count
+        for row in rows:
+            if count < CONSENSUS_SHOWN:
+                head.append(row)
+            count += 1
+            yield row
+    _write(folder / "consensus.html",
+           consensus_page(store, reference, counted(consensus_rows(store, reference))))
     groups = folder / "groups"
     groups.mkdir(exist_ok=True)
+    sizes = {(entity, kind): n for entity, kind, n in contradicted}
     written = set()
-    for entity, kind, n in queries.contradicted_groups(store.conn):
+    for (entity, kind), claims in groupby(queries.contradicted_claims(store.conn),
+                                          key=itemgetter(0, 1)):
         name = group_page_name(entity, kind)
-        _write(groups / name, group_page(store, entity, kind, n))
+        _write(groups / name, group_page(entity, kind, sizes[entity, kind],
+                                         map(itemgetter(2), claims)))
         written.add(name)
     for old in groups.iterdir():
         if old.name not in written and old.is_file():
             old.unlink(missing_ok=True)
+    return count, head
 
 
 def _write(target: Path, parts: Iterable[str]) -> None:

@@ -50,6 +50,10 @@ RUN_COUNTS: tuple[str, ...] = ("documents", "processed", "unchanged", "rechecked
                                "claims")
 
 
+RETIRED_INDEX = "claims_verdict"   # an index on claims (verdict) that older stores hold
+WAL_PAGES = 10_000   # pages in the WAL before SQLite checkpoints it (its default: 1,000)
+
+
 def _q(name: str) -> str:
     return f'"{name}"'
 
@@ -72,7 +76,6 @@ CREATE TABLE claims (
   seq INTEGER NOT NULL,
   {claim_cols},
   PRIMARY KEY (path, seq));
-CREATE INDEX claims_verdict ON claims (verdict);
 CREATE TABLE runs (
   run_id INTEGER PRIMARY KEY, started_at TEXT NOT NULL, finished_at TEXT,
   status TEXT NOT NULL, inputs TEXT, executor TEXT, pipeline_version TEXT,
@@ -115,6 +118,7 @@ class Store:
 
     def __init__(self, path: Path, conn: sqlite3.Connection, lock: LockFile | None) -> None:
         self.path, self.conn, self._lock = path, conn, lock
+        self._seen: list[str] = []    # paths mark_seen noted since the last _flush_seen
 
     @classmethod
     def open(cls, path: str | os.PathLike, *, write: bool = True) -> "Store":
@@ -209,14 +213,20 @@ class Store:
 
     # --- documents this run's inputs name ---------------------------------------------
     def mark_seen(self, path: str) -> None:
-        """Note that this run's inputs name ``path`` (a temporary table of this connection)."""
+        """Note that this run's inputs name ``path`` (kept here, and written to a temporary
+        table of this connection when unseen or prune_unseen asks)."""
+        self._seen.append(path)
+
+    def _flush_seen(self) -> None:
         with self.conn:
             self.conn.execute("CREATE TEMP TABLE IF NOT EXISTS seen (path TEXT PRIMARY KEY)")
-            self.conn.execute("INSERT OR IGNORE INTO temp.seen (path) VALUES (?)", (path,))
+            self.conn.executemany("INSERT OR IGNORE INTO temp.seen (path) VALUES (?)",
+                                  ((p,) for p in self._seen))
+        self._seen.clear()
 
     def unseen(self, limit: int = 3) -> tuple[int, list[str]]:
         """How many stored documents this run's inputs did not name, and a few of them."""
-        self.conn.execute("CREATE TEMP TABLE IF NOT EXISTS seen (path TEXT PRIMARY KEY)")
+        self._flush_seen()
         where = "FROM documents WHERE path NOT IN (SELECT path FROM temp.seen)"
         (count,) = self.conn.execute(f"SELECT count(*) {where}").fetchone()
         some = [r[0] for r in self.conn.execute(f"SELECT path {where} ORDER BY path LIMIT ?",
@@ -225,8 +235,8 @@ class Store:
 
     def prune_unseen(self) -> int:
         """Remove the documents (and claims) this run's inputs did not name; how many."""
+        self._flush_seen()
         with self.conn:
-            self.conn.execute("CREATE TEMP TABLE IF NOT EXISTS seen (path TEXT PRIMARY KEY)")
             self.conn.execute("DELETE FROM claims WHERE path NOT IN (SELECT path FROM temp.seen)")
             return self.conn.execute("DELETE FROM documents WHERE path NOT IN "
                                      "(SELECT path FROM temp.seen)").rowcount
@@ -371,6 +381,8 @@ def _connect(path: Path, write: bool) -> sqlite3.Connection:
         conn = sqlite3.connect(path, timeout=30)
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")   # WAL + NORMAL: consistent after a crash
+        # fewer checkpoints (each syncs the file to disk); consistency is the WAL's as before
+        conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_PAGES}")
     else:
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
     conn.execute("PRAGMA foreign_keys = ON")
@@ -419,3 +431,5 @@ def _check_schema(conn: sqlite3.Connection, path: Path, write: bool, *,
         for column in missing:
             kind = "INTEGER" if column in INTEGER_COLUMNS else "TEXT"
             conn.execute(f"ALTER TABLE claims ADD COLUMN {_q(column)} {kind}")
+        if write:   # stores made before it was dropped: no query needs it, writes update it
+            conn.execute(f"DROP INDEX IF EXISTS {RETIRED_INDEX}")

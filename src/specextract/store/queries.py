@@ -101,21 +101,31 @@ CLAIM_FIELDS = ("path", "doc_id", "page_doc_id", "entity", "attribute", "operato
                 "source", "self_contradiction")
 
 
-def contradicted_in_group(conn: sqlite3.Connection, entity: str, kind: str,
-                          limit: int | None = None) -> Iterator[dict[str, str]]:
-    """The contradicted claims of one group (``contradicted_groups``), in document and text
-    order, as dicts of CLAIM_FIELDS (``page_doc_id``: the doc_id of the document's page,
-    "" when it has none)."""
-    cols = ", ".join(f"coalesce(c.{_q(f)}, '')" for f in CLAIM_FIELDS if f != "page_doc_id")
-    cur = conn.execute(
-        f"SELECT CASE WHEN d.status = 'ok' THEN d.doc_id ELSE '' END, {cols} FROM claims c "
-        f"LEFT JOIN documents d ON d.path = c.path WHERE c.verdict = ? "
-        f"AND coalesce(c.entity, '') = ? AND {DIAGNOSIS_KIND} = ? "
-        f"ORDER BY c.doc_id, c.path, c.seq" + (" LIMIT ?" if limit is not None else ""),
-        (CONTRADICTED, entity, kind) + ((limit,) if limit is not None else ()))
+def contradicted_claims(conn: sqlite3.Connection,
+                        per_group: int | None = None) -> Iterator[tuple[str, str, dict]]:
+    """(chip, diagnosis kind, claim) of every contradicted claim (the first ``per_group`` of
+    each group, if given), one group after another (by chip, then kind), each group's claims
+    in document and text order; a claim is a dict of CLAIM_FIELDS (``page_doc_id``: the
+    doc_id of the document's page, "" when it has none). One pass over the claims for all
+    groups."""
     others = [f for f in CLAIM_FIELDS if f != "page_doc_id"]
-    for page_doc_id, *cells in cur:
-        yield {"page_doc_id": page_doc_id, **dict(zip(others, cells))}
+    cols = ", ".join(f"coalesce(c.{_q(f)}, '')" for f in others)
+    cur = conn.execute(
+        f"SELECT coalesce(c.entity, ''), {DIAGNOSIS_KIND}, "
+        f"CASE WHEN d.status = 'ok' THEN d.doc_id ELSE '' END, {cols} FROM claims c "
+        f"LEFT JOIN documents d ON d.path = c.path WHERE c.verdict = ? "
+        f"ORDER BY 1, 2, c.doc_id, c.path, c.seq", (CONTRADICTED,))
+    fields = ("page_doc_id", *others)
+    last, taken = None, 0
+    for row in cur:
+        entity, kind = row[0], row[1]
+        if per_group is not None:
+            if (entity, kind) != last:
+                last, taken = (entity, kind), 0
+            if taken == per_group:
+                continue
+            taken += 1
+        yield entity, kind, dict(zip(fields, row[2:]))
 
 
 def _q(name: str) -> str:
