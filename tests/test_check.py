@@ -233,3 +233,25 @@ def test_a_wrong_figure_is_an_accusation_only_through_a_close_link(link, verdict
 def test_a_weak_link_does_not_touch_a_supported_figure() -> None:
     [checked] = check([claim("A100", "fp32", "19.5", precision_exp=-1, link="topic-far")])
     assert checked.verdict == "supported"
+
+
+def test_the_self_contradiction_flag_stays_on_unverifiable_verdicts(monkeypatch) -> None:
+    """The flag is set on a claim whose contradicted verdict a weak link makes unverifiable,
+    and on claims the rules fail on."""
+    from specextract.check import checker
+    from specextract.check.accusations import accusable
+    from specextract.extract.drafts import LINKS
+    weak = next(link for link in LINKS if not accusable(link))
+    claims = [claim("A100", "fp32", "19.5", link=weak), claim("A100", "fp32", "15", link=weak)]
+    flags = ["also says 15 TFLOPS (15)", "also says 19.5 TFLOPS (19.5)"]
+    results = check(claims)
+    assert [r.verdict for r in results] == ["supported", "unverifiable"]
+    assert "uncertain link" in results[1].diagnosis
+    assert [r.self_contradiction for r in results] == flags
+
+    def failing(*args, **kwargs):
+        raise RuntimeError("a rule failed")
+    monkeypatch.setattr(checker, "check_one", failing)
+    results = check(claims)
+    assert [r.verdict for r in results] == ["unverifiable", "unverifiable"]
+    assert [r.self_contradiction for r in results] == flags
