@@ -41,7 +41,9 @@ process, peak RSS of the large corpus over the small one, both evaluations uncha
 Environment: BENCH_QUICK=1, BENCH_RUNS (3), BENCH_LARGE_BUDGET (seconds, 600; quick 240),
 BENCH_RECOGNIZERS_BUDGET (seconds per model, 20; quick 10), BENCH_SEED, BENCH_CODE_NOTE
 (a line printed beside the code's digest, e.g. which commit a snapshot holds); DEVSET (the
-dev set's folder, as for ``make eval-dev``).
+dev set's folder, as for ``make eval-dev``); BENCH_PROFILE_BEFORE (a results.json or a
+sampling summary, e.g. bench/profiles/c08bad4.json, to set beside this run's profile instead
+of the previous results.json's).
 """
 from __future__ import annotations
 
@@ -1007,14 +1009,19 @@ def sampling_section(r: dict, previous: dict) -> list[str]:
                     [[f"`{x['function']}`", x["file"], f"{100 * x['share']:.1f}%"]
                      for x in sp["inclusive"][:25]]), ""]
     old = previous.get("sampling_profile") or {}
+    where = f"The previous bench/results.json (`make bench` of {previous.get('started', '?')})"
+    if os.environ.get("BENCH_PROFILE_BEFORE"):  # a results.json or a bare summary to compare with
+        path = os.environ["BENCH_PROFILE_BEFORE"]
+        data = json.loads(Path(path).read_text())
+        old = data.get("sampling_profile", data)
+        where = f"`{path}` (git {old.get('git', '?')}, {old.get('corpus', '?')} corpus)"
     L += ["### Before and after", ""]
     if not old.get("self"):
         return L + ["The previous bench/results.json holds no sampling profile; the next run "
                     "shows this one beside its own (or: `python bench/profile_diff.py "
                     "OLD_results.json bench/results.json`).", ""]
-    L += [f"The previous bench/results.json (`make bench` of {previous.get('started', '?')}) "
-          "beside this run; `python bench/profile_diff.py OLD_results.json NEW_results.json` "
-          "prints the same for any two runs.", ""]
+    L += [f"{where} beside this run; `python bench/profile_diff.py OLD_results.json "
+          "NEW_results.json` prints the same for any two runs.", ""]
     return L + diff_tables(old, sp, 20)
 
 

@@ -184,6 +184,37 @@ def test_precision_rows_near_a_claim_are_those_may_match_accepts_in_order() -> N
     assert tried > 100
 
 
+
+def test_number_slips_give_the_parts_the_detectors_give_one_by_one() -> None:
+    """The checker works each figure's unit, power-of-ten and swapped-digits slips out once:
+    the parts are those of unit_mixup, magnitude and digits_swapped over all the figures,
+    and a figure has one exactly where ``explains`` says a slip turns it into the claim."""
+    from specextract.check import diagnose, figures, slips
+    units = {"memory_size": "GB", "fp16": "TFLOPS", "int8": "TOPS", "tdp": "W",
+             "cuda_cores": "count"}
+    figures_ = [Decimal(v) for v in ("19.5", "0", "80", "9.7", "312", "1E+3", "0.05", "1E-200")]
+    values = ("195", "1.95", "640", "10", "79", "97", "312000", "0.312", "8", "0", "1E+200",
+              "13.2", "19.6")
+    tried = 0
+    for attribute, unit in units.items():
+        surfaces = ("x", f"5 {unit}", "5 TOPS", "5 TFLOPS")
+        for value in values:
+            for surface in surfaces:
+                claim = Claim("d", "A100", attribute, Decimal(value), surface, 0, 1)
+                for k in range(len(figures_)):
+                    numbers = figures_[k:] + figures_[:k][::-1]
+                    found = slips.number_slips(claim, numbers)
+                    ratios = figures.approx_ratios(claim.value, numbers)
+                    assert slips.slip_parts(claim, numbers, found) == (
+                        slips.unit_mixup(claim, numbers, ratios)
+                        + slips.magnitude(claim, numbers, ratios)
+                        + slips.digits_swapped(claim, numbers))
+                    assert [any(parts) for parts in found] == [
+                        diagnose.explains(claim, number) for number in numbers]
+                    tried += any(map(any, found))
+    assert tried > 100
+
+
 # -- accusations: contradicted only where the text ties the figure to the chip ------------
 @pytest.mark.parametrize("link,verdict", [
     ("clause", "contradicted"), ("possessive", "contradicted"), ("table-column", "contradicted"),

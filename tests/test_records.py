@@ -54,3 +54,26 @@ def test_checked_claim_is_still_frozen_validated_and_replaceable():
     assert (flagged.self_contradiction, flagged.expected) == ("also says 20", Decimal("19.5"))
     assert checked == CheckedClaim(**vars(checked))
     assert hash(checked) == hash(CheckedClaim(**vars(checked)))
+
+
+def test_format_decimal_writes_the_normalized_digits_in_plain_notation() -> None:
+    """Plain notation, no trailing zeros after the point, whatever form the Decimal holds
+    (a value written plainly is read off its own text; the others are normalized)."""
+    import random
+    from specextract.records import format_decimal
+
+    def normalized(value: Decimal) -> str:
+        text = format(value.normalize(), "f")
+        if "." in text:
+            text = text.rstrip("0").rstrip(".")
+        return text or "0"
+    fixed = ["-0.00", "0.00", "100", "-12.30", "19.5", "1E+2", "0.000001", "1E-7", "5.000",
+             "123456789012345678901234567.5", "1.00000000000000000000000000001", "0E-5",
+             "Infinity", "NaN"]
+    assert format_decimal(Decimal("19.50")) == "19.5" and format_decimal(None) == ""
+    rng = random.Random(7)
+    values = [Decimal(t) for t in fixed] + [
+        Decimal(rng.choice("-+") + str(rng.randrange(10 ** rng.randrange(1, 33)))).scaleb(
+            rng.randrange(-40, 10)) for _ in range(20_000)]
+    for value in values:
+        assert format_decimal(value) == normalized(value), value

@@ -18,9 +18,10 @@ from .diagnose import diagnose, explains
 from ..records import Claim, CheckedClaim
 from .reference import Reference, load_reference
 from .rows import Selection, select_rows
-from ..codebook import CONTRADICTED, UNVERIFIABLE
+from ..codebook import CONTRADICTED, SUPPORTED, UNVERIFIABLE
 from .ratios import Candidate, from_row, speedup_candidates
-from .verdicts import judge, reads_precision, sort_key, written_exp
+from .slips import number_slips
+from .verdicts import judge, sort_key
 
 def check(claims: Iterable[Claim], reference: Reference | None = None) -> list[CheckedClaim]:
     """Verdict, expected value, evidence and diagnosis for every claim, in input order."""
@@ -68,15 +69,16 @@ def check_one(claim: Claim, ref: Reference) -> CheckedClaim:
     if not candidates:
         return CheckedClaim(claim, UNVERIFIABLE, notes=notes or ("no reference row",))
     verdict, dev, best = best_candidate(claim, candidates)
+    slips = None if verdict == SUPPORTED else _slips(claim, candidates)
     if verdict == CONTRADICTED:
-        dev, best = _explained(claim, candidates, dev, best)
+        dev, best = _explained(claim, candidates, dev, best, slips)
     return CheckedClaim(
         claim, verdict,
         expected=best.value,
         expected_variant=best.variant,
         expected_condition=best.condition,
         deviation=None if dev is None else float(dev),
-        diagnosis=_diagnose_safely(claim, verdict, candidates, selection, ref),
+        diagnosis=_diagnose_safely(claim, verdict, candidates, selection, ref, slips),
         source=best.source,
         confidence=best.confidence,
         notes=notes,
@@ -88,26 +90,45 @@ SELECTION_CACHE_SIZE = 20_000
 
 def _selection(ref: Reference, claim: Claim) -> tuple[Selection, tuple[Candidate, ...]]:
     """select_rows for the claim's chip, attribute, variant and qualifiers, and its rows as
-    candidates (Candidates are immutable: built once per table and arguments)."""
-    key = (claim.entity, claim.attribute, claim.variant, claim.qualifiers)
-    return ref.memoized("check.selection", key, _candidates, ref, key,
+    candidates (Candidates are immutable: built once per table and arguments; remembered
+    under the qualifiers as written, whose set is made only then)."""
+    key = (claim.entity, claim.attribute, claim.variant, claim.qualifier)
+    return ref.memoized("check.selection", key, _candidates, ref, claim,
                         limit=SELECTION_CACHE_SIZE)
 
 
-def _candidates(ref: Reference, key: tuple) -> tuple[Selection, tuple[Candidate, ...]]:
-    selection = select_rows(ref, *key)
+def _candidates(ref: Reference, claim: Claim) -> tuple[Selection, tuple[Candidate, ...]]:
+    selection = select_rows(ref, claim.entity, claim.attribute, claim.variant, claim.qualifiers)
     return selection, tuple(from_row(r) for r in selection.rows)
 
 
-def _diagnose_safely(claim: Claim, verdict: str, candidates: list[Candidate],
-                     selection: Selection | None, ref: Reference) -> str:
+def _slips(claim: Claim, candidates: list[Candidate]) -> list[tuple[str, str, str] | None] | None:
+    """number_slips of each candidate's figure (None for a candidate without one); None
+    when a detector fails on one (each then runs, and fails, where it did alone)."""
     try:
-        return diagnose(claim, verdict, candidates, selection, ref)
+        found = iter(number_slips(claim, [c.value for c in candidates if _has_figure(c)]))
+    except Exception:  # noqa: BLE001 - the detectors one by one decide what fails then
+        return None
+    return [next(found) if _has_figure(c) else None for c in candidates]
+
+
+def _has_figure(cand: Candidate) -> bool:
+    """A figure the slip detectors and diagnoses read (diagnose's ``numbers``)."""
+    return cand.value is not None and not cand.not_supported
+
+
+def _diagnose_safely(claim: Claim, verdict: str, candidates: list[Candidate],
+                     selection: Selection | None, ref: Reference,
+                     slips: list[tuple[str, str, str] | None] | None = None) -> str:
+    try:
+        return diagnose(claim, verdict, candidates, selection, ref,
+                        None if slips is None else [s for s in slips if s is not None])
     except Exception:  # noqa: BLE001 - a diagnosis is an aid; the verdict stands without it
         return ""
 
 
 UNJUDGED = Decimal("Infinity")   # a not-supported or figureless candidate ranks after all
+BEST_KEY = sort_key(SUPPORTED, Decimal(0), "high")[:3]   # the least sort key a figure can have
 
 
 def best_candidate(claim: Claim, candidates: list[Candidate]) -> tuple[str, Decimal | None, Candidate]:
@@ -116,32 +137,37 @@ def best_candidate(claim: Claim, candidates: list[Candidate]) -> tuple[str, Deci
     if not candidates:
         raise ValueError("best_candidate: no candidates")
     best = None
-    exp = None  # the claim's written precision: worked out once, at the first figure judged
     for order, cand in enumerate(candidates):
         value = cand.judged_value
         if cand.not_supported or value is None or not value.is_finite():
             judged = ((3, UNJUDGED, 9, order), CONTRADICTED, None, cand)
         else:
-            if exp is None and reads_precision(claim.operator):
-                exp = written_exp(claim.value, claim.precision_exp)
-            verdict, dev = judge(claim.value, value, claim.precision_exp, claim.operator, exp=exp)
+            verdict, dev = judge(claim.value, value, claim.precision_exp, claim.operator)
             judged = (sort_key(verdict, dev, cand.confidence, order), verdict, dev, cand)
         if best is None or judged[0] < best[0]:
             best = judged
+            if best[0][:3] == BEST_KEY:
+                break  # supported, exactly, at the highest confidence: no later one ranks first
     _, verdict, dev, cand = best
     return verdict, dev, cand
 
 
 def _explained(claim: Claim, candidates: list[Candidate], dev: Decimal | None,
-               best: Candidate) -> tuple[Decimal | None, Candidate]:
+               best: Candidate, slips: list[tuple[str, str, str] | None] | None = None
+               ) -> tuple[Decimal | None, Candidate]:
     """For a wrong figure, the candidate a unit, power-of-ten or digits diagnosis names
     (FP64 "97" is 10x 9.7, not the nearer Tensor 19.5), so that the expected value and the
-    diagnosis agree; the nearest one when no such slip explains the figure."""
-    if best.value is not None and not best.not_supported and explains(claim, best.value):
+    diagnosis agree; the nearest one when no such slip explains the figure. ``slips``: the
+    candidates' _slips, when worked out."""
+    def explained(index: int) -> bool:
+        if slips is None:
+            return explains(claim, candidates[index].value)  # type: ignore[arg-type]
+        return any(slips[index])  # type: ignore[arg-type]
+
+    if _has_figure(best) and explained(candidates.index(best)):
         return dev, best
-    for cand in candidates:
+    for index, cand in enumerate(candidates):
         value = cand.judged_value
-        if (cand.value is not None and not cand.not_supported and value is not None
-                and value.is_finite() and explains(claim, cand.value)):
+        if _has_figure(cand) and value is not None and value.is_finite() and explained(index):
             return judge(claim.value, value, claim.precision_exp, claim.operator)[1], cand
     return dev, best

@@ -37,8 +37,21 @@ class Statement:
 
     claim: Claim
     exp: int | None
-    texts: dict[str, int] = field(default_factory=dict)   # mention -> first claim index
     members: list[int] = field(default_factory=list)
+    _texts: dict[str, int] | None = None
+
+    def texts(self, claims: list[Claim]) -> dict[str, int]:
+        """Mention -> first claim index, for the first LISTED different mentions of the
+        members (written once, when the statement is first listed in a cell)."""
+        if self._texts is None:
+            self._texts = {}
+            for index in self.members:
+                text = mention(claims[index])
+                if text not in self._texts:
+                    self._texts[text] = index
+                    if len(self._texts) == LISTED:
+                        break
+        return self._texts
 
     @property
     def value(self) -> Decimal:
@@ -145,13 +158,14 @@ def disagreeing(a: Statement, other: Sorted):
     return certain, judged
 
 
-def cell_text(certain: list[list[Statement]], judged: list[Statement]) -> str:
+def cell_text(certain: list[list[Statement]], judged: list[Statement],
+              claims: list[Claim]) -> str:
     """Up to LISTED statements' mentions (first mentioned first), then how many more."""
     total = sum(map(len, certain)) + len(judged)
     shown = list(islice((s for part in certain + [judged] for s in part), LISTED))
     firsts: dict[str, int] = {}
     for s in shown:
-        for text, index in s.texts.items():
+        for text, index in s.texts(claims).items():
             firsts[text] = min(index, firsts.get(text, index))
     texts = sorted(firsts, key=firsts.__getitem__)
     more = total - len(shown)
@@ -168,45 +182,59 @@ def mention(claim: Claim) -> str:
     return f"also says {format_decimal(claim.value)} {claim.unit}{surface}"
 
 
-def statements(claims: list[Claim]) -> dict[tuple, dict[tuple, Statement]]:
-    """group -> class (variant, qualifiers) -> equal claims as one Statement each."""
-    groups: dict[tuple, dict[tuple, dict[tuple, Statement]]] = defaultdict(
-        lambda: defaultdict(dict))
+def statements(claims: list[Claim]) -> list[dict[tuple, dict[tuple, Statement]]]:
+    """Per group of two or more claims: class (variant, qualifiers) -> equal claims as one
+    Statement each. (A claim alone in its group contradicts nothing: no statement is
+    made for it.)"""
+    groups: dict[tuple, list[int]] = {}
     for index, c in enumerate(claims):
-        if not c.value.is_finite():
+        if c.value.is_finite():
+            key = group_key(c)
+            found = groups.get(key)
+            if found is None:
+                groups[key] = [index]
+            else:
+                found.append(index)
+    out = []
+    for members in groups.values():
+        if len(members) < 2:
             continue
-        cls = (c.variant, c.qualifiers)
-        key = (str(c.value), c.precision_exp, c.operator)
-        same = groups[group_key(c)][cls]
-        found = same.get(key)
-        if found is None:
-            found = same[key] = Statement(c, None)
-        found.members.append(index)
-        if len(found.texts) < LISTED:  # (a mention is written out only while one is listed)
-            text = mention(c)
-            if text not in found.texts:
-                found.texts[text] = index
-    return groups
+        classes: dict[tuple, dict[tuple, Statement]] = {}
+        for index in members:
+            c = claims[index]
+            same = classes.setdefault((c.variant, c.qualifiers), {})
+            key = (str(c.value), c.precision_exp, c.operator)
+            found = same.get(key)
+            if found is None:
+                found = same[key] = Statement(c, None)
+            found.members.append(index)
+        out.append(classes)
+    return out
 
 
 def self_contradictions(claims: list[Claim]) -> dict[int, str]:
     """index -> the other values of its chip and attribute that the document also gives."""
     out: dict[int, str] = {}
-    for classes in statements(claims).values():
+    for classes in statements(claims):
         if sum(map(len, classes.values())) < 2:
             continue
         names = list(classes)
-        index = {cls: Sorted(list(classes[cls].values())) for cls in names}
-        compatible = {x: [y for y in names if _compatible(x, y)] for x in names}
+        index: dict[tuple, Sorted] = {}
+        # the classes each class is compared with; its own only when it holds another
+        # statement (a statement never disagrees with itself)
+        compared = {x: [y for y in names if (y != x or len(classes[y]) > 1)
+                        and _compatible(x, y)] for x in names}
         for x in names:
             for a in classes[x].values():
                 certain, judged = [], []
-                for y in compatible[x]:
+                for y in compared[x]:
+                    if y not in index:
+                        index[y] = Sorted(list(classes[y].values()))
                     sure, one_by_one = disagreeing(a, index[y])
                     certain.extend(part for part in sure if part)
                     judged.extend(one_by_one)
                 if certain or judged:
-                    text = cell_text(certain, judged)
+                    text = cell_text(certain, judged, claims)
                     out.update((i, text) for i in a.members)
     return out
 

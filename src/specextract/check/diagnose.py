@@ -22,14 +22,16 @@ from .lookalikes import may_explain, misattributed, wrong_precision, wrong_varia
 from .ratios import Candidate
 from .reference import Reference
 from .rows import Selection
-from .slips import digits_swapped, magnitude, unit_factor, unit_mixup
+from .slips import digits_swapped, magnitude, slip_parts, unit_factor, unit_mixup
 from .speedup_causes import speedup_parts, vendor_ratio
 from .verdicts import matches
 
 
 def diagnose(claim: Claim, verdict: str, candidates: list[Candidate],
-             selection: Selection | None, ref: Reference) -> str:
-    """'; '-joined diagnoses for a claim that is not supported ('' when none applies)."""
+             selection: Selection | None, ref: Reference,
+             slips: list[tuple[str, str, str]] | None = None) -> str:
+    """'; '-joined diagnoses for a claim that is not supported ('' when none applies).
+    ``slips``: number_slips of the candidates' figures, when the caller has them."""
     if verdict == SUPPORTED:
         return selection.qualifier_wrong if selection else ""
     parts: list[str] = []
@@ -49,10 +51,13 @@ def diagnose(claim: Claim, verdict: str, candidates: list[Candidate],
             if found:
                 parts += found
                 break
-    ratios = approx_ratios(claim.value, numbers)
-    parts += unit_mixup(claim, numbers, ratios)
-    parts += magnitude(claim, numbers, ratios)
-    parts += digits_swapped(claim, numbers)
+    if slips is None:
+        ratios = approx_ratios(claim.value, numbers)
+        parts += unit_mixup(claim, numbers, ratios)
+        parts += magnitude(claim, numbers, ratios)
+        parts += digits_swapped(claim, numbers)
+    else:
+        parts += slip_parts(claim, numbers, slips)
     if claim.attribute == "speedup":
         parts += vendor_ratio(claim, ref)
     if selection is not None and selection.qualifier_wrong:

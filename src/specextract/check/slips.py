@@ -11,7 +11,7 @@ from decimal import Decimal
 from ..codebook import ATTRIBUTE_UNITS
 from ..records import Claim
 from .figures import (DIGITS_SWAPPED, MAGNITUDE, UNIT, maybe_factor,
-                      maybe_near, maybe_power, near, number_text, swaps)
+                      maybe_near, maybe_power, near, number_text, safe_float, swaps)
 from .patterns import FLOP_WORD, TOPS_WORD
 from .verdicts import deviation
 
@@ -25,17 +25,24 @@ def unit_mixup(claim: Claim, numbers: list[Decimal],
                ratios: list[float] | None = None) -> list[str]:
     """A unit slip: TOPS for TFLOPS, bits for bytes, a prefix step. ``ratios``: the claim
     over each number in floats (approx_ratios); only numbers near a factor are tried."""
+    parts = unit_words(claim)
+    unit = claim.unit
+    if ratios is not None:
+        factors = UNIT_FACTORS[unit] if unit in UNIT_FACTORS else _unit_factors(unit)
+        numbers = [number for number, ratio in zip(numbers, ratios)
+                   if factors and maybe_factor(ratio, factors)]
+    return (parts + unit_factor(claim, numbers))[:2]
+
+
+def unit_words(claim: Claim) -> list[str]:
+    """The claim's surface spells another unit than its figure's: TOPS for TFLOPS or back."""
     parts = []
     surface, unit = claim.surface, claim.unit
     if unit == "TFLOPS" and TOPS_WORD.search(surface) and not FLOP_WORD.search(surface):
         parts.append(f"{UNIT}: written in TOPS for a TFLOPS figure ({surface!r})")
     if unit == "TOPS" and FLOP_WORD.search(surface):
         parts.append(f"{UNIT}: written in TFLOPS for a TOPS figure ({surface!r})")
-    if ratios is not None:
-        factors = UNIT_FACTORS[unit] if unit in UNIT_FACTORS else _unit_factors(unit)
-        numbers = [number for number, ratio in zip(numbers, ratios)
-                   if factors and maybe_factor(ratio, factors)]
-    return (parts + unit_factor(claim, numbers))[:2]
+    return parts
 
 
 def unit_factor(claim: Claim, numbers: list[Decimal]) -> list[str]:
@@ -101,3 +108,44 @@ def digits_swapped(claim: Claim, numbers: list[Decimal]) -> list[str]:
         if len(other) == len(text) and text in swaps(other):  # (a swap keeps the length)
             return [f"{DIGITS_SWAPPED}: {text} vs {other}"]
     return []
+
+
+def number_slips(claim: Claim, numbers: list[Decimal]) -> list[tuple[str, str, str]]:
+    """For each of ``numbers`` alone: the part unit_factor, magnitude and digits_swapped give
+    for it ('' for none), each worked out once per claim (the checker's choice of expected
+    figure and the diagnosis both read them). A figure is tried for a factor or a power of
+    ten only where its float ratio to the claim may be one (the pre-tests of approx_ratios)."""
+    text = number_text(claim.value)
+    top = safe_float(claim.value)
+    factors = UNIT_FACTORS[claim.unit]
+    out = []
+    for number in numbers:
+        ratio = None
+        if top is not None:
+            bottom = safe_float(number)
+            if bottom is not None:
+                ratio = top / bottom if number else 0.0
+        factor = power = swapped = ""
+        if factors and (ratio is None or maybe_factor(ratio, factors)):
+            factor = next(iter(unit_factor(claim, [number])), "")
+        if ratio is None or maybe_power(ratio):
+            power = next(iter(magnitude(claim, [number])), "")
+        other = number_text(number)
+        if len(other) == len(text) and text in swaps(other):
+            swapped = f"{DIGITS_SWAPPED}: {text} vs {other}"
+        out.append((factor, power, swapped))
+    return out
+
+
+def slip_parts(claim: Claim, numbers: list[Decimal], slips: list[tuple[str, str, str]]
+               ) -> list[str]:
+    """unit_mixup, magnitude and digits_swapped over ``numbers``, from their number_slips:
+    the unit parts (two at most), the power of ten of the figure nearest the claim, the
+    first figure with digits swapped."""
+    parts = (unit_words(claim) + [factor for factor, _, _ in slips if factor])[:2]
+    powers = [(deviation(claim.value, number), power)
+              for number, (_, power, _) in zip(numbers, slips) if power]
+    if powers:
+        parts.append(min(powers, key=lambda item: item[0])[1])
+    parts += [swapped for _, _, swapped in slips if swapped][:1]
+    return parts

@@ -59,7 +59,8 @@ def reads_precision(operator: str) -> bool:
 def judge(claim: Decimal, reference: Decimal, precision_exp: int = 0,
           operator: str = "=", *, exp: int | None = None) -> tuple[str, Decimal]:
     """(verdict, deviation) of a claimed value against one reference value. ``exp``: the
-    claim's written_exp(claim, precision_exp), when the caller has worked it out already."""
+    claim's written_exp(claim, precision_exp), when the caller has worked it out already
+    (it is worked out only for a deviation between EXACT_MAX and SUPPORTED_MAX)."""
     dev = deviation(claim, reference)
     if operator == ">=":
         supported = reference >= claim
@@ -67,10 +68,14 @@ def judge(claim: Decimal, reference: Decimal, precision_exp: int = 0,
         supported = reference <= claim
     elif operator == "~":
         supported = dev <= SUPPORTED_MAX
-    else:
+    elif dev <= EXACT_MAX:
+        supported = True
+    elif dev <= SUPPORTED_MAX:  # the written precision is read only here
         if exp is None:
             exp = written_exp(claim, precision_exp)
-        supported = dev <= EXACT_MAX or (dev <= SUPPORTED_MAX and round_to(reference, exp) == claim)
+        supported = round_to(reference, exp) == claim
+    else:
+        supported = False
     if supported:
         return SUPPORTED, dev
     return (APPROXIMATE if dev <= APPROXIMATE_MAX else CONTRADICTED), dev
