@@ -138,26 +138,3 @@ def test_a_label_between_two_figures_parts_a_dense_sparse_pair():
     assert "sparse" not in claims[Decimal("242")].qualifier.split(";")
     paired = {c.value: c for c in extract("A100 的 TF32 算力为 156 / 312 TFLOPS。")}
     assert (paired[Decimal("156")].qualifier, paired[Decimal("312")].qualifier) == ("dense", "sparse")
-
-
-@pytest.mark.parametrize("record", ["Quantity", "Keyword", "Mention"])
-def test_record_init_takes_the_fields(record):
-    """The records' own __init__ (fields straight into the dict) takes every field, in
-    order, with its default, and makes the same record as the fields' values."""
-    import dataclasses
-    import inspect
-    from specextract.extract import mentions, quantities
-    cls = getattr(quantities if record == "Quantity" else mentions, record)
-    fields = dataclasses.fields(cls)
-    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
-    assert [p.name for p in params] == [f.name for f in fields]
-    assert [p.default for p in params] == [
-        inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default
-        for f in fields]
-    values = [f"v{i}" for i in range(len(fields))]
-    made = cls(*values)
-    assert [getattr(made, f.name) for f in fields] == values
-    assert list(vars(made)) == [f.name for f in fields]
-    assert dataclasses.replace(made, start=-1).start == -1
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        made.start = 0

@@ -20,7 +20,7 @@ from .patterns import (ALIAS_SEPARATORS, NOT_A_CHIP_AFTER, SYSTEM_AFTER, SYSTEM_
 CONTEXT_WINDOW = 40
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Mention:
     """A chip named in the text."""
 
@@ -32,14 +32,8 @@ class Mention:
     system: bool = False  # named as part of a system (DGX A100, NVL72): its figures are totals
     kind: str = ""  # "cpu" or "soc": a processor, not an accelerator; its figures are no claims
 
-    def __init__(self, start: int, end: int, entity: str, variant: str = "",
-                 variant_end: int = 0, system: bool = False, kind: str = "") -> None:
-        d = self.__dict__  # straight into the dict (see Quantity.__init__)
-        d["start"], d["end"], d["entity"], d["variant"] = start, end, entity, variant
-        d["variant_end"], d["system"], d["kind"] = variant_end, system, kind
 
-
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Keyword:
     """An attribute keyword or a qualifier word."""
 
@@ -48,12 +42,6 @@ class Keyword:
     attribute: str
     qualifier: str
     dims: frozenset[str]
-
-    def __init__(self, start: int, end: int, attribute: str, qualifier: str,
-                 dims: frozenset[str]) -> None:
-        d = self.__dict__  # straight into the dict (see Quantity.__init__)
-        d["start"], d["end"], d["attribute"], d["qualifier"], d["dims"] = \
-            start, end, attribute, qualifier, dims
 
 
 def _boundaries(alias: str) -> tuple[str, str]:

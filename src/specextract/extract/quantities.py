@@ -30,7 +30,7 @@ COUNTERS = {"个": "count", "颗": "count", "枚": "count", "组": "count",
             "美元": "other", "人民币": "other", "节点": "other", "倍数": "other"}
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Quantity:
     """A number with its unit, in the dimension's base unit (see data/units.tsv)."""
 
@@ -44,16 +44,6 @@ class Quantity:
     number_end: int = 0
     is_range: bool = False
     pair: str = ""  # "dense" / "sparse" for the two halves of "156 / 312 TFLOPS"
-
-    def __init__(self, start: int, end: int, value: Decimal, precision_exp: int,
-                 dimension: str, written: str = "", number_start: int = 0,
-                 number_end: int = 0, is_range: bool = False, pair: str = "") -> None:
-        # the fields go straight into the instance's dict: one record per figure read,
-        # and a frozen dataclass's own __init__ makes a call per field
-        d = self.__dict__
-        d["start"], d["end"], d["value"], d["precision_exp"] = start, end, value, precision_exp
-        d["dimension"], d["written"], d["number_start"] = dimension, written, number_start
-        d["number_end"], d["is_range"], d["pair"] = number_end, is_range, pair
 
 
 @dataclass(eq=False)
