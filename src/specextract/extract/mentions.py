@@ -103,20 +103,25 @@ def find_chips(text: str, lexicon: Lexicon | None = None) -> list[Mention]:
     """Chip mentions in ``text`` with entity, variant and whether a system is meant."""
     lex = lexicon_or_default(lexicon)
     pattern, by_alias = lex.built(chip_lexicon)
-    matches = [(m, by_alias.get(_norm_alias(m.group()))) for m in pattern.finditer(text)]
+    matches = [(m, row) for m in pattern.finditer(text)
+               if (row := by_alias.get(_norm_alias(m.group()))) is not None]
     # a short alias that needs context ("4090") also stands once the document has named
-    # the chip in full ("RTX 4090")
-    named = {row["entity"] for m, row in matches if row is not None and not row["context"]}
-    named |= {row["entity"] for m, row in matches if row is not None and row.get("doc_context")
-              and _context_regex(row["doc_context"]).search(text)}
-    for m, row in matches:  # a short alias seen once in its context stands for the chip
-        if row is not None and row["context"] and _in_context(text, m, row):
-            named.add(row["entity"])
-    out = []
+    # the chip in full ("RTX 4090"), or seen once in its context, or the document holds
+    # its doc_context (each context looked for once per match, each doc_context once)
+    named, near, in_doc = set(), [], {}
     for m, row in matches:
-        if row is None:
-            continue
-        if row["context"] and not _in_context(text, m, row):
+        near.append(bool(row["context"]) and _in_context(text, m, row))
+        if not row["context"] or near[-1]:
+            named.add(row["entity"])
+        doc_context = row.get("doc_context")
+        if doc_context:
+            if doc_context not in in_doc:
+                in_doc[doc_context] = bool(_context_regex(doc_context).search(text))
+            if in_doc[doc_context]:
+                named.add(row["entity"])
+    out = []
+    for (m, row), is_near in zip(matches, near):
+        if row["context"] and not is_near:
             if row["entity"] not in named or NOT_A_CHIP_AFTER.match(text, m.end()):
                 continue
         out.append(_mention(text, m.start(), m.end(), row["entity"], lex))
