@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..codebook import CONTRADICTED
 from ..rows import number
+from ..store import queries
 from .patterns import OWNER, RATIO_HEAD
 
 SHOWN = 5
@@ -61,18 +61,8 @@ def severity(value: str, expected: str) -> float:
 def worst_figures(store, n: int = SHOWN) -> tuple[list[WrongFigure], int]:
     """The ``n`` worst contradicted figures of an open store, and how many claims are
     contradicted in all."""
-    groups: dict[tuple, dict] = {}
-    total = 0
-    for row in store.claim_rows(verdicts=(CONTRADICTED,)):
-        total += 1
-        key = (row["entity"], row["attribute"], row["value"], row["baseline"], row["metric"])
-        first = groups.setdefault(key, {"row": row, "docs": set()})
-        first["docs"].add(row["doc_id"])
-    ranked = sorted(groups.values(), key=lambda g: (-severity(g["row"]["value"], g["row"]["expected"]),
-                                                    -len(g["docs"]), g["row"]["entity"]))
-    return [WrongFigure(g["row"]["entity"], g["row"]["attribute"], g["row"]["value"],
-                        g["row"]["unit"], g["row"]["expected"], g["row"]["diagnosis"],
-                        len(g["docs"])) for g in ranked[:n]], total
+    rows, total = queries.worst_contradicted(store.conn, n, severity)
+    return [WrongFigure(*row) for row in rows], total
 
 
 def worst_text(store, db_path: str, n: int = SHOWN) -> str:

@@ -128,6 +128,41 @@ def contradicted_claims(conn: sqlite3.Connection,
         yield entity, kind, dict(zip(fields, row[2:]))
 
 
+# The worst contradicted figures: one line per (entity, attribute, value, baseline, metric),
+# the unit, expected value and diagnosis of its first claim (doc_id, path, seq), the documents
+# stating it; furthest from the reference first (``severity``, a function the caller
+# registers), then most documents, chip, first seen.
+WORST_SQL = """
+WITH c AS (
+  SELECT coalesce(entity, '') AS entity, coalesce(attribute, '') AS attribute,
+         coalesce(value, '') AS value, coalesce(baseline, '') AS baseline,
+         coalesce(metric, '') AS metric, coalesce(unit, '') AS unit,
+         coalesce(expected, '') AS expected, coalesce(diagnosis, '') AS diagnosis,
+         coalesce(doc_id, '') AS doc_id,
+         row_number() OVER (ORDER BY doc_id, path, seq) AS rn
+  FROM claims WHERE verdict = ?),
+g AS (
+  SELECT entity, attribute, value, unit, expected, diagnosis, min(rn) AS first,
+         count(DISTINCT doc_id) AS documents
+  FROM c GROUP BY entity, attribute, value, baseline, metric)
+SELECT entity, attribute, value, unit, expected, diagnosis, documents FROM g
+ORDER BY severity(value, expected) DESC, documents DESC, entity, first LIMIT ?
+"""
+
+
+def worst_contradicted(conn: sqlite3.Connection, n: int,
+                       severity) -> tuple[list[tuple[str, str, str, str, str, str, int]], int]:
+    """The ``n`` worst contradicted figures as (entity, attribute, value, unit, expected,
+    diagnosis, documents), ranked by ``severity(value, expected)`` (a float, larger is worse),
+    and how many claims are contradicted in all. Grouped in SQLite: memory stays flat
+    however many claims are wrong."""
+    conn.create_function("severity", 2, severity, deterministic=True)
+    rows = conn.execute(WORST_SQL, (CONTRADICTED, n)).fetchall()
+    total = conn.execute("SELECT count(*) FROM claims WHERE verdict = ?",
+                         (CONTRADICTED,)).fetchone()[0]
+    return rows, total
+
+
 def _q(name: str) -> str:
     return f'"{name}"'
 
