@@ -67,9 +67,16 @@ def _standalone(title: str, parts: Iterable[str], up: str = "") -> Iterator[str]
 
 
 # --- index.html ---------------------------------------------------------------------------
+Group = tuple[str, str]   # (chip, diagnosis kind) of contradicted claims
+Contradicted = tuple[list[tuple[str, str, int]], dict[Group, list[dict]]]
+
+
 def index_parts(store: Store, reference: Reference,
-                consensus: tuple[int, list[str]] | None = None) -> Iterator[str]:
-    """index.html in pieces; ``consensus``: (lines, first rows) known from consensus.html."""
+                consensus: tuple[int, list[str]] | None = None,
+                contradicted: Contradicted | None = None) -> Iterator[str]:
+    """index.html in pieces; ``consensus``: (lines, first rows) known from consensus.html;
+    ``contradicted``: (the groups, the claims shown of the groups shown) known from the
+    groups' pages."""
     conn = store.conn
     last = queries.last_run(conn)
     yield page_head("specextract report")
@@ -84,7 +91,7 @@ def index_parts(store: Store, reference: Reference,
     yield legend()
     yield charts(store)
     yield "\n<h2>Contradicted claims</h2>"
-    yield from contradicted_section(store)
+    yield from contradicted_section(store, contradicted)
     yield "\n<h2>Documents</h2>"
     yield from documents_section(store)
     yield "\n<h2>Consensus per chip</h2>"
@@ -128,18 +135,22 @@ def _kind(kind: str) -> str:
     return kind or KIND_NONE
 
 
-def contradicted_section(store: Store) -> Iterator[str]:
-    groups = queries.contradicted_groups(store.conn)
+def contradicted_section(store: Store, known: Contradicted | None = None) -> Iterator[str]:
+    """The largest contradicted groups with their first claims; ``known``: (groups, shown
+    claims) when the groups' pages were just written from the same store."""
+    groups, shown = known if known is not None else (queries.contradicted_groups(store.conn),
+                                                     None)
     if not groups:
         yield "<p>None.</p>"
         return
     total = sum(n for _, _, n in groups)
     yield (f"<p>{total} contradicted claims in {len(groups)} groups (chip · diagnosis), "
            "largest first.</p>")
-    shown = {(entity, kind): [] for entity, kind, _ in groups[:GROUPS_SHOWN]}
-    for entity, kind, row in queries.contradicted_claims(store.conn, CLAIMS_PER_GROUP):
-        if (entity, kind) in shown:
-            shown[entity, kind].append(row)
+    if shown is None:
+        shown = {(entity, kind): [] for entity, kind, _ in groups[:GROUPS_SHOWN]}
+        for entity, kind, row in queries.contradicted_claims(store.conn, CLAIMS_PER_GROUP):
+            if (entity, kind) in shown:
+                shown[entity, kind].append(row)
     for i, (entity, kind, n) in enumerate(groups[:GROUPS_SHOWN]):
         yield from group_details(entity, kind, n, shown[entity, kind], open_=i < GROUPS_OPEN)
     if len(groups) > GROUPS_SHOWN:

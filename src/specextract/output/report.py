@@ -24,15 +24,16 @@ import hashlib
 import os
 import shutil
 from collections.abc import Iterable, Iterator
-from itertools import groupby
+from itertools import chain, groupby, islice
 from operator import itemgetter
 from pathlib import Path
 
 from ..check.reference import Reference
 from ..store import queries
 from ..store.db import Store
-from .index import (CONSENSUS_SHOWN, consensus_page, consensus_rows, contradicted_page,
-                    documents_page, group_page, group_page_name, index_parts)
+from .index import (CLAIMS_PER_GROUP, CONSENSUS_SHOWN, GROUPS_SHOWN, Contradicted, Group,
+                    consensus_page, consensus_rows, contradicted_page, documents_page,
+                    group_page, group_page_name, index_parts)
 from .pages import document_page, safe_name
 
 MANIFEST = ".pages"           # in the report folder: page name, state of its document
@@ -50,9 +51,9 @@ def write_report(store: Store, folder: str | Path, reference: Reference) -> Path
     docs.mkdir(parents=True, exist_ok=True)
     write_pages(store, folder)
     shutil.rmtree(folder / STAGING, ignore_errors=True)
-    consensus = write_lists(store, folder, reference)
+    consensus, contradicted = write_lists(store, folder, reference)
     index = folder / "index.html"
-    _write(index, index_parts(store, reference, consensus))
+    _write(index, index_parts(store, reference, consensus, contradicted))
     return index
 
 
@@ -169,11 +170,13 @@ def index_page(store: Store, reference: Reference) -> str:
     return "".join(index_parts(store, reference))
 
 
-def write_lists(store: Store, folder: Path, reference: Reference) -> tuple[int, list[str]]:
+def write_lists(store: Store, folder: Path, reference: Reference
+                ) -> tuple[tuple[int, list[str]], Contradicted]:
     """contradicted.html, documents.html, consensus.html and one page per contradicted
     group in ``groups/`` (pages of groups that are gone removed); returns what the index
-    shows of the consensus (how many lines, the first CONSENSUS_SHOWN rows), so that it
-    is queried once."""
+    shows of the consensus (how many lines, the first CONSENSUS_SHOWN rows) and of the
+    contradicted claims (the groups, the first CLAIMS_PER_GROUP claims of the first
+    GROUPS_SHOWN groups), so that each is queried once."""
     contradicted = queries.contradicted_groups(store.conn)
     _write(folder / "contradicted.html", contradicted_page(store, contradicted))
     _write(folder / "documents.html", documents_page(store))
@@ -192,17 +195,22 @@ def write_lists(store: Store, folder: Path, reference: Reference) -> tuple[int, 
     groups = folder / "groups"
     groups.mkdir(exist_ok=True)
     sizes = {(entity, kind): n for entity, kind, n in contradicted}
+    on_index = {(entity, kind) for entity, kind, _ in contradicted[:GROUPS_SHOWN]}
+    shown: dict[Group, list[dict]] = {}
     written = set()
     for (entity, kind), claims in groupby(queries.contradicted_claims(store.conn),
                                           key=itemgetter(0, 1)):
+        rows = map(itemgetter(2), claims)
+        if (entity, kind) in on_index:
+            first = shown[entity, kind] = list(islice(rows, CLAIMS_PER_GROUP))
+            rows = chain(first, rows)
         name = group_page_name(entity, kind)
-        _write(groups / name, group_page(entity, kind, sizes[entity, kind],
-                                         map(itemgetter(2), claims)))
+        _write(groups / name, group_page(entity, kind, sizes[entity, kind], rows))
         written.add(name)
     for old in groups.iterdir():
         if old.name not in written and old.is_file():
             old.unlink(missing_ok=True)
-    return count, head
+    return (count, head), (contradicted, shown)
 
 
 def _write(target: Path, parts: Iterable[str]) -> None:
