@@ -127,10 +127,12 @@ def expected_note(r: dict[str, str], cut: bool = False) -> str:
     variant, condition = get("expected_variant", ""), get("expected_condition", "")
     if cut:
         variant, condition = _short(variant), _short(condition)
-    extra = [x for x in (get("unit", ""), variant, condition) if x]
+    unit = get("unit", "")
+    extra = ", ".join([x for x in (unit, variant, condition) if x]) \
+        if variant or condition else unit
     expected = get("expected")
     note = f"{claimed(r)} → {expected}" if expected else claimed(r)
-    return f"{note} ({', '.join(extra)})" if extra else note
+    return f"{note} ({extra})" if extra else note
 
 
 def _notes(r: dict[str, str]) -> tuple[str, str]:
@@ -172,24 +174,30 @@ def described(row: dict[str, str]) -> Described:
 def claim_summary(n: int, row: dict[str, str], told: Described | None = None) -> str:
     """The hover text of one claim (plain text; escaped where it is inserted); ``told``:
     described(row), if drawn already."""
+    get = row.get
     chip, (note, _) = told or (with_variant(row), (expected_note(row), ""))
-    parts = [f"#{n} {row['verdict']}: {chip} {row['attribute']} {note}"]
-    if row.get("expected"):
-        parts.append(f"expected {row['expected']} {row['unit']}")
-    for key in ("diagnosis", "self_contradiction"):
-        if row.get(key):
-            parts.append(f"{key.replace('_', ' ')}: {row[key]}")
-    if row.get("link"):
-        parts.append(f"chip found by: {link_text(row['link'])}")
-    if row.get("source"):
-        parts.append(f"source: {source_text(row['source'])}")
-    return "\n".join(parts)
+    summary = f"#{n} {row['verdict']}: {chip} {row['attribute']} {note}"
+    if get("expected"):
+        summary += f"\nexpected {row['expected']} {row['unit']}"
+    if get("diagnosis"):
+        summary += f"\ndiagnosis: {row['diagnosis']}"
+    if get("self_contradiction"):
+        summary += f"\nself contradiction: {row['self_contradiction']}"
+    if get("link"):
+        summary += f"\nchip found by: {link_text(row['link'])}"
+    if get("source"):
+        summary += f"\nsource: {source_text(row['source'])}"
+    return summary
 
 
 def clusters(rows: list[dict[str, str]], length: int) -> list[tuple[int, int, list[int]]]:
     """Overlapping claim spans merged: (start, end, claim numbers), in text order."""
-    spans = sorted((int(r["start"]), int(r["end"]), n) for n, r in enumerate(rows, 1)
-                   if 0 <= int(r["start"]) < int(r["end"]) <= length)
+    spans = []
+    for n, r in enumerate(rows, 1):
+        start, end = int(r["start"]), int(r["end"])
+        if 0 <= start < end <= length:
+            spans.append((start, end, n))
+    spans.sort()
     merged: list[tuple[int, int, list[int]]] = []
     for start, end, n in spans:
         if merged and start < merged[-1][1]:
@@ -232,30 +240,36 @@ def claim_item(n: int | None, r: dict[str, str], doc_link: str = "", lang: str =
     (unit, variant, condition)"; then the diagnosis; then the source's citation and how the
     chip was found. ``doc_link`` (HTML) names the document, on pages listing many; ``lang``
     is the article's (its quoted surface); ``told``: described(r), if drawn already."""
-    diagnosis = "; ".join(x for x in (r.get("diagnosis", ""), r.get("self_contradiction", ""))
-                          if x)
-    link = link_text(r.get("link", ""))
-    anchor = f" id=\"row-{n}\"" if n is not None else ""
-    number = f"<span class=\"n\">{n}</span> " if n is not None else ""
-    title = f" title=\"chip found by: {esc(link)}\"" if link else ""
-    quoted = f"<span lang=\"{esc(lang)}\">{esc(r['surface'])}</span>" if lang else \
-        esc(r.get("surface", ""))
+    get = r.get
     chip, (note, short) = told or described(r)
-    note = esc(note)
     verdict = esc(r["verdict"])
-    head = (f"{number}<span class=\"badge v-{verdict}\">{verdict}</span> "
-            f"{doc_link}<b{title}>{esc(chip)}</b> {esc(r['attribute'])} "
-            f"<span class=\"fig\" title=\"{note}\">{esc(short) if short is not note else note}"
-            "</span>")
-    lines = [f"<div class=\"l1\">{head}</div>"]
+    shown = esc(short) if short is not note else None
+    note = esc(note)
+    if shown is None:
+        shown = note
+    link = esc(link_text(get("link", "")))
+    title = f" title=\"chip found by: {link}\"" if link else ""
+    head = (f"<span class=\"badge v-{verdict}\">{verdict}</span> {doc_link}"
+            f"<b{title}>{esc(chip)}</b> {esc(r['attribute'])} "
+            f"<span class=\"fig\" title=\"{note}\">{shown}</span>")
+    item = (f"<li id=\"row-{n}\"><div class=\"l1\"><span class=\"n\">{n}</span> {head}</div>"
+            if n is not None else f"<li><div class=\"l1\">{head}</div>")
+    diagnosis = _joined(get("diagnosis", ""), get("self_contradiction", ""), "; ")
     if diagnosis:
-        lines.append(f"<div class=\"diag\">{esc(diagnosis)}</div>")
-    meta = [x for x in (citation_html(r.get("source", "")),
-                        f"link: {esc(link)}" if link else "",
-                        f"“{quoted}”" if r.get("surface") else "") if x]
+        item += f"<div class=\"diag\">{esc(diagnosis)}</div>"
+    meta = _joined(citation_html(get("source", "")), f"link: {link}" if link else "", " · ")
+    surface = get("surface", "")
+    if surface:
+        quoted = f"<span lang=\"{esc(lang)}\">{esc(surface)}</span>" if lang else esc(surface)
+        meta = _joined(meta, f"“{quoted}”", " · ")
     if meta:
-        lines.append(f"<div class=\"meta\">{' · '.join(meta)}</div>")
-    return f"<li{anchor}>{''.join(lines)}</li>"
+        item += f"<div class=\"meta\">{meta}</div>"
+    return item + "</li>"
+
+
+def _joined(first: str, second: str, sep: str) -> str:
+    """``sep.join`` of the two that are not empty."""
+    return f"{first}{sep}{second}" if first and second else first or second
 
 
 def claims_list(rows: list[dict[str, str]], lang: str = "",
