@@ -20,7 +20,7 @@ from .reference import Reference, load_reference
 from .rows import Selection, select_rows
 from ..codebook import CONTRADICTED, SUPPORTED, UNVERIFIABLE
 from .ratios import Candidate, from_row, speedup_candidates
-from .slips import number_slips
+from .slips import figure_slips
 from .verdicts import judge, sort_key
 
 def check(claims: Iterable[Claim], reference: Reference | None = None) -> list[CheckedClaim]:
@@ -106,7 +106,8 @@ def _slips(claim: Claim, candidates: list[Candidate]) -> list[tuple[str, str, st
     """number_slips of each candidate's figure (None for a candidate without one); None
     when a detector fails on one (each then runs, and fails, where it did alone)."""
     try:
-        found = iter(number_slips(claim, [c.value for c in candidates if _has_figure(c)]))
+        found = iter(figure_slips(claim, [(c.value, *c.figure) for c in candidates
+                                          if _has_figure(c)]))
     except Exception:  # noqa: BLE001 - the detectors one by one decide what fails then
         return None
     return [next(found) if _has_figure(c) else None for c in candidates]
