@@ -68,10 +68,11 @@ def check_one(claim: Claim, ref: Reference) -> CheckedClaim:
         candidates, notes = list(row_candidates), selection.notes
     if not candidates:
         return CheckedClaim(claim, UNVERIFIABLE, notes=notes or ("no reference row",))
-    verdict, dev, best = best_candidate(claim, candidates)
+    verdict, dev, index = _best(claim, candidates)
     slips = None if verdict == SUPPORTED else _slips(claim, candidates)
     if verdict == CONTRADICTED:
-        dev, best = _explained(claim, candidates, dev, best, slips)
+        dev, index = _explained(claim, candidates, dev, index, slips)
+    best = candidates[index]
     return CheckedClaim(
         claim, verdict,
         expected=best.value,
@@ -135,40 +136,48 @@ BEST_KEY = sort_key(SUPPORTED, Decimal(0), "high")[:3]   # the least sort key a 
 def best_candidate(claim: Claim, candidates: list[Candidate]) -> tuple[str, Decimal | None, Candidate]:
     """Best verdict over the candidates (the first of equal sort keys); for contradicted,
     the nearest numeric one."""
+    verdict, dev, index = _best(claim, candidates)
+    return verdict, dev, candidates[index]
+
+
+def _best(claim: Claim, candidates: list[Candidate]) -> tuple[str, Decimal | None, int]:
+    """best_candidate, with the best one's position."""
     if not candidates:
         raise ValueError("best_candidate: no candidates")
     best = None
+    value, exp, operator = claim.value, claim.precision_exp, claim.operator
     for order, cand in enumerate(candidates):
-        value = cand.judged_value
-        if cand.not_supported or value is None or not value.is_finite():
-            judged = ((3, UNJUDGED, 9, order), CONTRADICTED, None, cand)
+        figure = cand.value if cand.exact is None else cand.exact   # cand.judged_value
+        if cand.not_supported or figure is None or not figure.is_finite():
+            judged = ((3, UNJUDGED, 9, order), CONTRADICTED, None, order)
         else:
-            verdict, dev = judge(claim.value, value, claim.precision_exp, claim.operator)
-            judged = (sort_key(verdict, dev, cand.confidence, order), verdict, dev, cand)
+            verdict, dev = judge(value, figure, exp, operator)
+            judged = (sort_key(verdict, dev, cand.confidence, order), verdict, dev, order)
         if best is None or judged[0] < best[0]:
             best = judged
             if best[0][:3] == BEST_KEY:
                 break  # supported, exactly, at the highest confidence: no later one ranks first
-    _, verdict, dev, cand = best
-    return verdict, dev, cand
+    _, verdict, dev, index = best
+    return verdict, dev, index
 
 
 def _explained(claim: Claim, candidates: list[Candidate], dev: Decimal | None,
-               best: Candidate, slips: list[tuple[str, str, str] | None] | None = None
-               ) -> tuple[Decimal | None, Candidate]:
+               best: int, slips: list[tuple[str, str, str] | None] | None = None
+               ) -> tuple[Decimal | None, int]:
     """For a wrong figure, the candidate a unit, power-of-ten or digits diagnosis names
     (FP64 "97" is 10x 9.7, not the nearer Tensor 19.5), so that the expected value and the
-    diagnosis agree; the nearest one when no such slip explains the figure. ``slips``: the
-    candidates' _slips, when worked out."""
+    diagnosis agree; the nearest one when no such slip explains the figure. ``best``: the
+    nearest one's position, as is the one returned; ``slips``: the candidates' _slips, when
+    worked out."""
     def explained(index: int) -> bool:
         if slips is None:
             return explains(claim, candidates[index].value)  # type: ignore[arg-type]
         return any(slips[index])  # type: ignore[arg-type]
 
-    if _has_figure(best) and explained(candidates.index(best)):
+    if _has_figure(candidates[best]) and explained(best):
         return dev, best
     for index, cand in enumerate(candidates):
         value = cand.judged_value
         if _has_figure(cand) and value is not None and value.is_finite() and explained(index):
-            return judge(claim.value, value, claim.precision_exp, claim.operator)[1], cand
+            return judge(claim.value, value, claim.precision_exp, claim.operator)[1], index
     return dev, best
