@@ -10,7 +10,7 @@ across documents.)
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from .accusations import guard
 from .contradictions import self_contradictions
@@ -64,8 +64,8 @@ def check_one(claim: Claim, ref: Reference) -> CheckedClaim:
                                               claim.variant, claim.qualifiers)
         notes = (note,)
     else:
-        selection, row_candidates = _selection(ref, claim)
-        candidates, notes = list(row_candidates), selection.notes
+        selection, candidates = _selection(ref, claim)
+        notes = selection.notes
     if not candidates:
         return CheckedClaim(claim, UNVERIFIABLE, notes=notes or ("no reference row",))
     verdict, dev, index = _best(claim, candidates)
@@ -103,15 +103,16 @@ def _candidates(ref: Reference, claim: Claim) -> tuple[Selection, tuple[Candidat
     return selection, tuple(from_row(r) for r in selection.rows)
 
 
-def _slips(claim: Claim, candidates: list[Candidate]) -> list[tuple[str, str, str] | None] | None:
+def _slips(claim: Claim, candidates: Sequence[Candidate]) -> list[tuple[str, str, str] | None] | None:
     """number_slips of each candidate's figure (None for a candidate without one); None
     when a detector fails on one (each then runs, and fails, where it did alone)."""
+    has = [_has_figure(c) for c in candidates]
     try:
-        found = iter(figure_slips(claim, [(c.value, *c.figure) for c in candidates
-                                          if _has_figure(c)]))
+        found = iter(figure_slips(claim, [(c.value, *c.figure)
+                                          for c, figure in zip(candidates, has) if figure]))
     except Exception:  # noqa: BLE001 - the detectors one by one decide what fails then
         return None
-    return [next(found) if _has_figure(c) else None for c in candidates]
+    return [next(found) if figure else None for figure in has]
 
 
 def _has_figure(cand: Candidate) -> bool:
@@ -119,7 +120,7 @@ def _has_figure(cand: Candidate) -> bool:
     return cand.value is not None and not cand.not_supported
 
 
-def _diagnose_safely(claim: Claim, verdict: str, candidates: list[Candidate],
+def _diagnose_safely(claim: Claim, verdict: str, candidates: Sequence[Candidate],
                      selection: Selection | None, ref: Reference,
                      slips: list[tuple[str, str, str] | None] | None = None) -> str:
     try:
@@ -133,14 +134,14 @@ UNJUDGED = Decimal("Infinity")   # a not-supported or figureless candidate ranks
 BEST_KEY = sort_key(SUPPORTED, Decimal(0), "high")[:3]   # the least sort key a figure can have
 
 
-def best_candidate(claim: Claim, candidates: list[Candidate]) -> tuple[str, Decimal | None, Candidate]:
+def best_candidate(claim: Claim, candidates: Sequence[Candidate]) -> tuple[str, Decimal | None, Candidate]:
     """Best verdict over the candidates (the first of equal sort keys); for contradicted,
     the nearest numeric one."""
     verdict, dev, index = _best(claim, candidates)
     return verdict, dev, candidates[index]
 
 
-def _best(claim: Claim, candidates: list[Candidate]) -> tuple[str, Decimal | None, int]:
+def _best(claim: Claim, candidates: Sequence[Candidate]) -> tuple[str, Decimal | None, int]:
     """best_candidate, with the best one's position."""
     if not candidates:
         raise ValueError("best_candidate: no candidates")
@@ -161,7 +162,7 @@ def _best(claim: Claim, candidates: list[Candidate]) -> tuple[str, Decimal | Non
     return verdict, dev, index
 
 
-def _explained(claim: Claim, candidates: list[Candidate], dev: Decimal | None,
+def _explained(claim: Claim, candidates: Sequence[Candidate], dev: Decimal | None,
                best: int, slips: list[tuple[str, str, str] | None] | None = None
                ) -> tuple[Decimal | None, int]:
     """For a wrong figure, the candidate a unit, power-of-ten or digits diagnosis names
