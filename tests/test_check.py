@@ -185,6 +185,25 @@ def test_precision_rows_near_a_claim_are_those_may_match_accepts_in_order() -> N
 
 
 
+def test_swapped_reads_two_adjacent_different_digits_swapped() -> None:
+    """figures.swapped against every swap of two adjacent, different digits (a '.' never
+    moves), over all short texts of a few characters."""
+    from itertools import product
+
+    from specextract.check.figures import swapped
+
+    def swaps(text: str) -> set[str]:
+        return {text[:i] + text[i + 1] + text[i] + text[i + 2:] for i in range(len(text) - 1)
+                if text[i] != text[i + 1] and "." not in (text[i], text[i + 1])}
+
+    texts = ["".join(t) for n in range(1, 5) for t in product("01.9", repeat=n)]
+    for other in texts:
+        expected = swaps(other)
+        for text in texts:
+            assert swapped(text, other) == (text in expected), (text, other)
+    assert swapped("19.5", "91.5") and not swapped("1.95", "19.5")
+
+
 def test_number_slips_give_the_parts_the_detectors_give_one_by_one() -> None:
     """The checker works each figure's unit, power-of-ten and swapped-digits slips out once:
     the parts are those of unit_mixup, magnitude and digits_swapped over all the figures,

@@ -10,7 +10,7 @@ across documents.)
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from .accusations import guard
 from .contradictions import self_contradictions
@@ -20,7 +20,7 @@ from .reference import Reference, load_reference
 from .rows import Selection, select_rows
 from ..codebook import CONTRADICTED, SUPPORTED, UNVERIFIABLE
 from .ratios import Candidate, from_row, speedup_candidates
-from .slips import number_slips
+from .slips import figure_slips
 from .verdicts import judge, sort_key
 
 def check(claims: Iterable[Claim], reference: Reference | None = None) -> list[CheckedClaim]:
@@ -64,14 +64,15 @@ def check_one(claim: Claim, ref: Reference) -> CheckedClaim:
                                               claim.variant, claim.qualifiers)
         notes = (note,)
     else:
-        selection, row_candidates = _selection(ref, claim)
-        candidates, notes = list(row_candidates), selection.notes
+        selection, candidates = _selection(ref, claim)
+        notes = selection.notes
     if not candidates:
         return CheckedClaim(claim, UNVERIFIABLE, notes=notes or ("no reference row",))
-    verdict, dev, best = best_candidate(claim, candidates)
+    verdict, dev, index = _best(claim, candidates)
     slips = None if verdict == SUPPORTED else _slips(claim, candidates)
     if verdict == CONTRADICTED:
-        dev, best = _explained(claim, candidates, dev, best, slips)
+        dev, index = _explained(claim, candidates, dev, index, slips)
+    best = candidates[index]
     return CheckedClaim(
         claim, verdict,
         expected=best.value,
@@ -102,14 +103,16 @@ def _candidates(ref: Reference, claim: Claim) -> tuple[Selection, tuple[Candidat
     return selection, tuple(from_row(r) for r in selection.rows)
 
 
-def _slips(claim: Claim, candidates: list[Candidate]) -> list[tuple[str, str, str] | None] | None:
+def _slips(claim: Claim, candidates: Sequence[Candidate]) -> list[tuple[str, str, str] | None] | None:
     """number_slips of each candidate's figure (None for a candidate without one); None
     when a detector fails on one (each then runs, and fails, where it did alone)."""
+    has = [_has_figure(c) for c in candidates]
     try:
-        found = iter(number_slips(claim, [c.value for c in candidates if _has_figure(c)]))
+        found = iter(figure_slips(claim, [(c.value, *c.figure)
+                                          for c, figure in zip(candidates, has) if figure]))
     except Exception:  # noqa: BLE001 - the detectors one by one decide what fails then
         return None
-    return [next(found) if _has_figure(c) else None for c in candidates]
+    return [next(found) if figure else None for figure in has]
 
 
 def _has_figure(cand: Candidate) -> bool:
@@ -117,7 +120,7 @@ def _has_figure(cand: Candidate) -> bool:
     return cand.value is not None and not cand.not_supported
 
 
-def _diagnose_safely(claim: Claim, verdict: str, candidates: list[Candidate],
+def _diagnose_safely(claim: Claim, verdict: str, candidates: Sequence[Candidate],
                      selection: Selection | None, ref: Reference,
                      slips: list[tuple[str, str, str] | None] | None = None) -> str:
     try:
@@ -131,43 +134,51 @@ UNJUDGED = Decimal("Infinity")   # a not-supported or figureless candidate ranks
 BEST_KEY = sort_key(SUPPORTED, Decimal(0), "high")[:3]   # the least sort key a figure can have
 
 
-def best_candidate(claim: Claim, candidates: list[Candidate]) -> tuple[str, Decimal | None, Candidate]:
+def best_candidate(claim: Claim, candidates: Sequence[Candidate]) -> tuple[str, Decimal | None, Candidate]:
     """Best verdict over the candidates (the first of equal sort keys); for contradicted,
     the nearest numeric one."""
+    verdict, dev, index = _best(claim, candidates)
+    return verdict, dev, candidates[index]
+
+
+def _best(claim: Claim, candidates: Sequence[Candidate]) -> tuple[str, Decimal | None, int]:
+    """best_candidate, with the best one's position."""
     if not candidates:
         raise ValueError("best_candidate: no candidates")
     best = None
+    value, exp, operator = claim.value, claim.precision_exp, claim.operator
     for order, cand in enumerate(candidates):
-        value = cand.judged_value
-        if cand.not_supported or value is None or not value.is_finite():
-            judged = ((3, UNJUDGED, 9, order), CONTRADICTED, None, cand)
+        figure = cand.value if cand.exact is None else cand.exact   # cand.judged_value
+        if cand.not_supported or figure is None or not figure.is_finite():
+            judged = ((3, UNJUDGED, 9, order), CONTRADICTED, None, order)
         else:
-            verdict, dev = judge(claim.value, value, claim.precision_exp, claim.operator)
-            judged = (sort_key(verdict, dev, cand.confidence, order), verdict, dev, cand)
+            verdict, dev = judge(value, figure, exp, operator)
+            judged = (sort_key(verdict, dev, cand.confidence, order), verdict, dev, order)
         if best is None or judged[0] < best[0]:
             best = judged
             if best[0][:3] == BEST_KEY:
                 break  # supported, exactly, at the highest confidence: no later one ranks first
-    _, verdict, dev, cand = best
-    return verdict, dev, cand
+    _, verdict, dev, index = best
+    return verdict, dev, index
 
 
-def _explained(claim: Claim, candidates: list[Candidate], dev: Decimal | None,
-               best: Candidate, slips: list[tuple[str, str, str] | None] | None = None
-               ) -> tuple[Decimal | None, Candidate]:
+def _explained(claim: Claim, candidates: Sequence[Candidate], dev: Decimal | None,
+               best: int, slips: list[tuple[str, str, str] | None] | None = None
+               ) -> tuple[Decimal | None, int]:
     """For a wrong figure, the candidate a unit, power-of-ten or digits diagnosis names
     (FP64 "97" is 10x 9.7, not the nearer Tensor 19.5), so that the expected value and the
-    diagnosis agree; the nearest one when no such slip explains the figure. ``slips``: the
-    candidates' _slips, when worked out."""
+    diagnosis agree; the nearest one when no such slip explains the figure. ``best``: the
+    nearest one's position, as is the one returned; ``slips``: the candidates' _slips, when
+    worked out."""
     def explained(index: int) -> bool:
         if slips is None:
             return explains(claim, candidates[index].value)  # type: ignore[arg-type]
         return any(slips[index])  # type: ignore[arg-type]
 
-    if _has_figure(best) and explained(candidates.index(best)):
+    if _has_figure(candidates[best]) and explained(best):
         return dev, best
     for index, cand in enumerate(candidates):
         value = cand.judged_value
         if _has_figure(cand) and value is not None and value.is_finite() and explained(index):
-            return judge(claim.value, value, claim.precision_exp, claim.operator)[1], cand
+            return judge(claim.value, value, claim.precision_exp, claim.operator)[1], index
     return dev, best

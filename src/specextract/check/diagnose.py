@@ -13,6 +13,7 @@ module orders the detectors; each cause has its own module:
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Sequence
 
 from ..codebook import CONTRADICTED, SUPPORTED
 from ..records import Claim
@@ -27,7 +28,7 @@ from .speedup_causes import speedup_parts, vendor_ratio
 from .verdicts import matches
 
 
-def diagnose(claim: Claim, verdict: str, candidates: list[Candidate],
+def diagnose(claim: Claim, verdict: str, candidates: Sequence[Candidate],
              selection: Selection | None, ref: Reference,
              slips: list[tuple[str, str, str]] | None = None) -> str:
     """'; '-joined diagnoses for a claim that is not supported ('' when none applies).

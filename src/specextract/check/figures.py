@@ -122,9 +122,14 @@ def approx_ratios(value: Decimal, numbers: list[Decimal]) -> list[float] | None:
     return ratios
 
 
-def swaps(text: str) -> frozenset[str]:
-    """Every text that differs from ``text`` by two adjacent, different digits swapped
-    (a '.' never moves): what a claim with digits swapped against this figure reads."""
-    return frozenset(text[:i] + text[i + 1] + text[i] + text[i + 2:]
-                     for i in range(len(text) - 1)
-                     if text[i] != text[i + 1] and "." not in (text[i], text[i + 1]))
+def swapped(text: str, other: str) -> bool:
+    """Does ``text`` read as ``other`` with two adjacent, different digits swapped (a '.'
+    never moves)? The first place the two differ must hold such a swap, and the rest
+    must be equal."""
+    if len(text) != len(other):
+        return False
+    for i, (a, b) in enumerate(zip(text, other)):
+        if a != b:
+            return (i + 1 < len(text) and a == other[i + 1] and text[i + 1] == b
+                    and a != "." and b != "." and text[i + 2:] == other[i + 2:])
+    return False

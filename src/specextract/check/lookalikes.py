@@ -129,9 +129,9 @@ def misattributed(claim: Claim, ref: Reference, sel: Selection | None = None) ->
     own = entity_key(claim.entity)
     number = safe_float(claim.value)
     ranked = []
-    for row in near:
-        if entity_key(row.entity) != own:
-            same, rank = _same_figure(claim, row, number)
+    for row, key, figure in near:
+        if key != own:
+            same, rank = _same_figure(claim, row, number, figure)
             if same:
                 ranked.append((rank, row))
     ranked.sort(key=lambda item: item[0])
@@ -146,19 +146,19 @@ def misattributed(claim: Claim, ref: Reference, sel: Selection | None = None) ->
             f"{first.attribute} figure ({row_text(first)}){early}{also}"]
 
 
-def _same_figure(claim: Claim, row: RefRow, number: float | None = None
-                 ) -> tuple[bool, tuple | None]:
+def _same_figure(claim: Claim, row: RefRow, number: float | None = None,
+                 figure: float | None = None) -> tuple[bool, tuple | None]:
     """Another chip's figure: within 5% for the chip's predecessor or successor, within 0.5%
     (the exact-match tolerance) for any other chip, so that common round numbers do not
     point at unrelated cards. With the row's rank among such figures (preliminary last,
-    then the nearer generation, the smaller deviation, the name). ``number``: the claim's
-    safe_float, for a float pre-test."""
+    then the nearer generation, the smaller deviation, the name). ``number``, ``figure``:
+    the claim's and the row's safe_float, for a float pre-test."""
     distance = chain_distance(claim.entity, row.entity)
     if distance < 99:
         limit, window = MATCH_MAX, MATCH_WINDOW
     else:
         limit, window = EXACT_MAX, EXACT_WINDOW
-    if not may_match(number, safe_float(row.value), window):  # type: ignore[arg-type]
+    if not may_match(number, figure, window):
         return False, None
     dev = deviation(claim.value, row.value)  # type: ignore[arg-type]
     return dev <= limit, (row.preliminary, distance, dev, row.entity)
@@ -169,11 +169,14 @@ def _same_figure(claim: Claim, row: RefRow, number: float | None = None
 _LOW, _HIGH = 1 / (1 + float(MATCH_MAX)) * (1 - 1e-9), 1 / (1 - float(MATCH_MAX)) * (1 + 1e-9)
 
 
-def _value_index(ref: Reference, attribute: str) -> tuple[list[float], list[tuple[int, RefRow]],
-                                                           list[tuple[int, RefRow]]]:
-    """Rows of one attribute with a figure, as (position in ref.attribute_rows, row):
-    positive figures sorted by value (with their values as floats, for bisect), and the
-    others (zero or negative) apart. Built once per table."""
+Figure = tuple[int, RefRow, str, "float | None"]
+
+
+def _value_index(ref: Reference, attribute: str) -> tuple[list[float], list[Figure],
+                                                           list[Figure]]:
+    """Rows of one attribute with a figure, as (position in ref.attribute_rows, row, its
+    chip's entity_key, its safe_float): positive figures sorted by value (with their values
+    as floats, for bisect), and the others (zero or negative) apart. Built once per table."""
     return ref.memoized("diagnose.values", attribute, _build_value_index, ref, attribute)
 
 
@@ -182,16 +185,18 @@ def _build_value_index(ref: Reference, attribute: str) -> tuple:
     for pos, row in enumerate(ref.attribute_rows(attribute)):
         if row.value is None:
             continue
-        (positive if row.value > 0 else other).append((float(row.value), pos, row))
-    positive.sort(key=lambda item: (item[0], item[1]))
-    return ([v for v, _, _ in positive], [(pos, row) for _, pos, row in positive],
-            [(pos, row) for _, pos, row in other])
+        figure = (pos, row, entity_key(row.entity), safe_float(row.value))
+        (positive if row.value > 0 else other).append((float(row.value), figure))
+    positive.sort(key=lambda item: (item[0], item[1][0]))
+    return ([v for v, _ in positive], [f for _, f in positive], [f for _, f in other])
 
 
-def _near_figures(ref: Reference, attributes: tuple[str, ...], value: Decimal) -> list[RefRow]:
+def _near_figures(ref: Reference, attributes: tuple[str, ...], value: Decimal
+                  ) -> list[tuple[RefRow, str, float | None]]:
     """Rows of ``attributes`` with a figure that can be within MATCH_MAX of ``value``, in
-    ref.attribute_rows order (attribute by attribute): every row _same_figure can accept."""
-    out: list[RefRow] = []
+    ref.attribute_rows order (attribute by attribute): every row _same_figure can accept,
+    each with its chip's entity_key and its safe_float (_value_index)."""
+    out: list[tuple[RefRow, str, float | None]] = []
     number = float(value)
     for attribute in attributes:
         values, rows, other = _value_index(ref, attribute)
@@ -201,7 +206,7 @@ def _near_figures(ref: Reference, attributes: tuple[str, ...], value: Decimal) -
             hi = bisect_right(values, number * _HIGH)
             picked += rows[lo:hi]
         picked.sort(key=lambda item: item[0])
-        out += [row for _, row in picked]
+        out += [(row, key, figure) for _, row, key, figure in picked]
     return out
 
 

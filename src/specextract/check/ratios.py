@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 
+from .figures import number_text, safe_float
 from .reference import Reference, RefRow
 from .rows import COMPUTE, COMPUTE_ATTRIBUTES, OPPOSITE, qualifiers_compatible, select_rows
 from ..codebook import THROUGHPUT_ATTRIBUTES
@@ -45,6 +47,12 @@ class Candidate:
     @property
     def judged_value(self) -> Decimal | None:
         return self.exact if self.exact is not None else self.value
+
+    @cached_property
+    def figure(self) -> tuple[float | None, str]:
+        """The value (not None) as a safe_float and as a diagnosis writes it: worked out
+        once per candidate (the candidates of a selection are built once per table)."""
+        return safe_float(self.value), number_text(self.value)  # type: ignore[arg-type]
 
 
 def from_row(row: RefRow) -> Candidate:

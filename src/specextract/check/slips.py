@@ -11,7 +11,7 @@ from decimal import Decimal
 from ..codebook import ATTRIBUTE_UNITS
 from ..records import Claim
 from .figures import (DIGITS_SWAPPED, MAGNITUDE, UNIT, maybe_factor,
-                      maybe_near, maybe_power, near, number_text, safe_float, swaps)
+                      maybe_near, maybe_power, near, number_text, safe_float, swapped)
 from .patterns import FLOP_WORD, TOPS_WORD
 from .verdicts import deviation
 
@@ -105,7 +105,7 @@ def digits_swapped(claim: Claim, numbers: list[Decimal]) -> list[str]:
     text = number_text(claim.value)
     for ref_value in numbers:
         other = number_text(ref_value)
-        if len(other) == len(text) and text in swaps(other):  # (a swap keeps the length)
+        if swapped(text, other):
             return [f"{DIGITS_SWAPPED}: {text} vs {other}"]
     return []
 
@@ -113,27 +113,31 @@ def digits_swapped(claim: Claim, numbers: list[Decimal]) -> list[str]:
 def number_slips(claim: Claim, numbers: list[Decimal]) -> list[tuple[str, str, str]]:
     """For each of ``numbers`` alone: the part unit_factor, magnitude and digits_swapped give
     for it ('' for none), each worked out once per claim (the checker's choice of expected
-    figure and the diagnosis both read them). A figure is tried for a factor or a power of
-    ten only where its float ratio to the claim may be one (the pre-tests of approx_ratios)."""
+    figure and the diagnosis both read them)."""
+    return figure_slips(claim, [(number, safe_float(number), number_text(number))
+                                for number in numbers])
+
+
+def figure_slips(claim: Claim, figures: list[tuple[Decimal, float | None, str]]
+                 ) -> list[tuple[str, str, str]]:
+    """number_slips of figures given as (number, its safe_float, its number_text). A figure
+    is tried for a factor or a power of ten only where its float ratio to the claim may be
+    one (the pre-tests of approx_ratios)."""
     text = number_text(claim.value)
     top = safe_float(claim.value)
     factors = UNIT_FACTORS[claim.unit]
     out = []
-    for number in numbers:
+    for number, bottom, other in figures:
         ratio = None
-        if top is not None:
-            bottom = safe_float(number)
-            if bottom is not None:
-                ratio = top / bottom if number else 0.0
-        factor = power = swapped = ""
+        if top is not None and bottom is not None:
+            ratio = top / bottom if number else 0.0
+        factor = power = ""
         if factors and (ratio is None or maybe_factor(ratio, factors)):
             factor = next(iter(unit_factor(claim, [number])), "")
         if ratio is None or maybe_power(ratio):
             power = next(iter(magnitude(claim, [number])), "")
-        other = number_text(number)
-        if len(other) == len(text) and text in swaps(other):
-            swapped = f"{DIGITS_SWAPPED}: {text} vs {other}"
-        out.append((factor, power, swapped))
+        out.append((factor, power,
+                    f"{DIGITS_SWAPPED}: {text} vs {other}" if swapped(text, other) else ""))
     return out
 
 
