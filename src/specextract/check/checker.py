@@ -68,7 +68,7 @@ def check_one(claim: Claim, ref: Reference) -> CheckedClaim:
         notes = selection.notes
     if not candidates:
         return CheckedClaim(claim, UNVERIFIABLE, notes=notes or ("no reference row",))
-    verdict, dev, index = _best(claim, candidates)
+    verdict, dev, index = best_candidate(claim, candidates)
     slips = None if verdict == SUPPORTED else _slips(claim, candidates)
     if verdict == CONTRADICTED:
         dev, index = _explained(claim, candidates, dev, index, slips)
@@ -134,25 +134,18 @@ UNJUDGED = Decimal("Infinity")   # a not-supported or figureless candidate ranks
 BEST_KEY = sort_key(SUPPORTED, Decimal(0), "high")[:3]   # the least sort key a figure can have
 
 
-def best_candidate(claim: Claim, candidates: Sequence[Candidate]) -> tuple[str, Decimal | None, Candidate]:
-    """Best verdict over the candidates (the first of equal sort keys); for contradicted,
-    the nearest numeric one."""
-    verdict, dev, index = _best(claim, candidates)
-    return verdict, dev, candidates[index]
-
-
-def _best(claim: Claim, candidates: Sequence[Candidate]) -> tuple[str, Decimal | None, int]:
-    """best_candidate, with the best one's position."""
+def best_candidate(claim: Claim, candidates: Sequence[Candidate]) -> tuple[str, Decimal | None, int]:
+    """Best verdict over the candidates (the first of equal sort keys), its deviation and
+    the best one's position; for contradicted, the nearest numeric one."""
     if not candidates:
         raise ValueError("best_candidate: no candidates")
     best = None
-    value, exp, operator = claim.value, claim.precision_exp, claim.operator
     for order, cand in enumerate(candidates):
-        figure = cand.value if cand.exact is None else cand.exact   # cand.judged_value
-        if cand.not_supported or figure is None or not figure.is_finite():
+        value = cand.judged_value
+        if cand.not_supported or value is None or not value.is_finite():
             judged = ((3, UNJUDGED, 9, order), CONTRADICTED, None, order)
         else:
-            verdict, dev = judge(value, figure, exp, operator)
+            verdict, dev = judge(claim.value, value, claim.precision_exp, claim.operator)
             judged = (sort_key(verdict, dev, cand.confidence, order), verdict, dev, order)
         if best is None or judged[0] < best[0]:
             best = judged

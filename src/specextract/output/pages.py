@@ -243,15 +243,13 @@ def claim_item(n: int | None, r: dict[str, str], doc_link: str = "", lang: str =
     get = r.get
     chip, (note, short) = told or described(r)
     verdict = esc(r["verdict"])
-    shown = esc(short) if short is not note else None
-    note = esc(note)
-    if shown is None:
-        shown = note
+    note_html = esc(note)
+    shown = note_html if short is note else esc(short)
     link = esc(link_text(get("link", "")))
     title = f" title=\"chip found by: {link}\"" if link else ""
     head = (f"<span class=\"badge v-{verdict}\">{verdict}</span> {doc_link}"
             f"<b{title}>{esc(chip)}</b> {esc(r['attribute'])} "
-            f"<span class=\"fig\" title=\"{note}\">{shown}</span>")
+            f"<span class=\"fig\" title=\"{note_html}\">{shown}</span>")
     item = (f"<li id=\"row-{n}\"><div class=\"l1\"><span class=\"n\">{n}</span> {head}</div>"
             if n is not None else f"<li><div class=\"l1\">{head}</div>")
     diagnosis = _joined(get("diagnosis", ""), get("self_contradiction", ""), "; ")

@@ -130,8 +130,8 @@ def contradicted_claims(conn: sqlite3.Connection,
 
 # The worst contradicted figures: one line per (entity, attribute, value, baseline, metric),
 # the unit, expected value and diagnosis of its first claim (doc_id, path, seq), the documents
-# stating it; furthest from the reference first (``severity``, a function the caller
-# registers), then most documents, chip, first seen.
+# stating it; furthest from the reference first (``severity``: the Python function that
+# worst_contradicted registers), then most documents, chip, first seen.
 WORST_SQL = """
 WITH c AS (
   SELECT coalesce(entity, '') AS entity, coalesce(attribute, '') AS attribute,
