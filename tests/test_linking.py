@@ -78,3 +78,24 @@ def test_a_first_line_that_is_a_sentence_is_no_title():
     text = "A100 的显存为 80GB，很受欢迎。\n\n另一节\n\nFP64 9.7 TFLOPS\n"
     assert not is_heading(text, 0)
     assert _links(text)[("A100", "fp64", 9.7)] == "topic-far"
+
+
+def test_a_row_of_figures_carried_to_one_chip_accuses_no_one():
+    """Chip names this reader does not take for a header, then a row of one attribute's
+    figures: carried to the first chip, they keep the link "unread-row", which never
+    makes a wrong figure contradicted."""
+    from specextract import check
+    text = "几张卡的参数：\n\nB200 / H200 / L40S\nFP64 矢量 40 TFLOPS 34 TFLOPS 暂无\n"
+    row = [c for c in extract(text) if c.attribute == "fp64"]
+    assert len(row) == 2 and {c.link for c in row} == {"unread-row"}
+    assert "contradicted" not in {c.verdict for c in check(row)}
+    assert "unread-row" in LINKS
+
+
+def test_two_figures_of_one_chip_in_a_sentence_keep_their_own_links():
+    """Only carried links become "unread-row": a clause naming the chip keeps its link, and
+    figures of two variants are two rows."""
+    links = _links("A100 的显存有 40GB 和 80GB 两种。")
+    assert "unread-row" not in links.values()
+    links = _links("H100 SXM5 的 FP32 为 60 TFLOPS；PCIe 版本的 FP32 为 48 TFLOPS。")
+    assert "unread-row" not in links.values()

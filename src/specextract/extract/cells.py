@@ -17,6 +17,7 @@ from .numbers import MAGNITUDES, Number, parse_arabic, times
 from .drafts import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, Found, fits,
                     in_canonical, plausible)
 from .quantities import Quantity, Units, units_of
+from .nonclaims import names_network
 from .relabel import names_no_claim
 from .segment import Span
 from .patterns import (AFTER_GAP, BRACKETED, CELL_CLAUSE_MARK as CLAUSE_MARK, MAGNITUDE_LABEL,
@@ -76,6 +77,8 @@ def cell_drafts(found: Found, chip: Mention, label: Span, cell: Span,
     kw, unit, quals, group = info
     if (kw is None or kw.attribute == "-") and names_no_claim(found, label.start, label.end):
         return []  # "主频(MHz)", "显存频率": a base or memory clock
+    if kw is None and names_network(found.lexicon, found.text, label.start, label.end):
+        return []  # "Scale-out networking | 24x 200 GbE": a network, no memory figure
     if kw is not None and len(group) > 1 and kw in group:
         out = []
         for k in group:

@@ -65,6 +65,8 @@ LINKS = {
     "heading": "named in the title or a heading over the spec list, no other chip between",
     "topic-far": "carried from an earlier paragraph",
     "from": "old figure of a from-to change",
+    "unread-row": "chip carried to a line holding several of its figures for one attribute "
+                  "(a table row whose columns were not read)",
 }
 STRONG_LINKS = frozenset({"clause", "possessive", "after", "joined", "respectively",
                           "table-column", "table-row", "run-table", "table-compare",

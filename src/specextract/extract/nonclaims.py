@@ -26,6 +26,7 @@ import re
 from collections.abc import Sequence
 
 from ..lexicon.lexicon import Lexicon
+from ..lexicon.trie import trie_regex
 from .cues import cue_pattern
 from .quantities import Quantity
 from .patterns import (AND_ABOVE_AFTER, ARCHITECTURE_SUBJECT, CACHE_AFTER, CAPABILITY_BEFORE,
@@ -35,6 +36,7 @@ from .patterns import (AND_ABOVE_AFTER, ARCHITECTURE_SUBJECT, CACHE_AFTER, CAPAB
 
 PIN_SPEED_MAX = 5  # GB/s: a figure in Gb/s below this is a per-pin data rate
 PER_UNIT_REACH = 40   # characters before a figure where "每个 SM" can be about it
+NETWORK_REACH = 40    # characters after a figure where a network word can name it
 LINK_REACH = 80       # characters before a figure where an interconnect's name can be
 CONTEXT_REACH = 80    # characters before a figure where memory or architecture words count
 QUESTION_REACH = 120  # characters around a figure where a question word counts
@@ -84,7 +86,13 @@ def pin_speed(q: Quantity) -> bool:
 
 
 def other_link(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> bool:
-    """A bandwidth of an interconnect other than NVLink named in the clause before it."""
+    """A bandwidth of an interconnect other than NVLink named in the clause before it, or
+    a size or bandwidth that names a network right after it ("800G光模块", "200G网络",
+    "4.8 Tb/s of scale-out networking")."""
+    if q.dimension not in ("bandwidth", "bytes"):
+        return False
+    if lex.built(_network_after).match(text, q.end, q.end + NETWORK_REACH):
+        return True
     if q.dimension != "bandwidth":
         return False
     head = text[max(clause_start, q.start - LINK_REACH):q.start]
@@ -92,6 +100,19 @@ def other_link(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> bool:
     tail = text[q.end:q.end + 24]  # "900GB/s 超低功耗NVLink芯片到芯片互连": named after it
     stop = CLAUSE_END.search(tail)
     return bool(links.search(head) or links.search(tail[:stop.start() if stop else len(tail)]))
+
+
+def _network_after(lex: Lexicon) -> re.Pattern:
+    """A network word right after a figure: after "的" or "of" and one modifier at most."""
+    words = trie_regex([r["cue"] for r in lex.of_kind("cues.tsv", "network_after")])
+    return re.compile(rf"\s*(?:的|of\s+)?(?:[A-Za-z-]+\s+)?(?:{words})", re.IGNORECASE)
+
+
+def names_network(lex: Lexicon, text: str, start: int, end: int) -> bool:
+    """Does the table label text[start:end] name a network ("Scale-out networking",
+    "以太网端口")? Its figures are no memory or NVLink figures."""
+    return bool(cue_pattern(lex, "network_after").search(text, start, end)
+                or cue_pattern(lex, "other_link").search(text, start, end))
 
 
 def cache(text: str, q: Quantity) -> bool:

@@ -11,6 +11,7 @@ system totals). This module carries the topic chip from sentence to sentence.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ..lexicon.lexicon import Lexicon
 from .drafts import Draft, Found, inside_any, merged_spans, relations
@@ -87,7 +88,30 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
             distinct = list({c.entity: c for c in real}.values())
             if len(distinct) >= 2:
                 group = distinct
-    return drafts
+    return unread_rows(drafts)
+
+
+# links that carry a chip to a figure from outside its clause
+CARRIED = frozenset({"list-head", "heading", "sentence", "topic", "topic-far", "pronoun", "group"})
+
+
+def unread_rows(drafts: list[Draft]) -> list[Draft]:
+    """``drafts``, where a sentence gives one carried chip two or more figures of one attribute
+    and qualifier ("FP64 矢量 9.1 TFLOPS 40 TFLOPS 暂无" under chip names this reader did not
+    take for a header) relinked "unread-row": that sentence is a table row whose columns were
+    not read, and its figures accuse no chip."""
+    def row(d: Draft) -> tuple:
+        return d.sentence.start, d.entity, d.variant, d.attribute, d.qualifier
+
+    values: dict[tuple, set] = {}
+    for d in drafts:
+        if d.link in CARRIED and d.attribute != "speedup":
+            values.setdefault(row(d), set()).add(d.value)
+    spread = {key for key, seen in values.items() if len(seen) > 1}
+    if not spread:
+        return drafts
+    return [replace(d, link="unread-row") if d.link in CARRIED and d.attribute != "speedup"
+            and row(d) in spread else d for d in drafts]
 
 
 def _architecture_pattern(lex: Lexicon) -> re.Pattern:
