@@ -99,3 +99,14 @@ def test_two_figures_of_one_chip_in_a_sentence_keep_their_own_links():
     assert "unread-row" not in links.values()
     links = _links("H100 SXM5 的 FP32 为 60 TFLOPS；PCIe 版本的 FP32 为 48 TFLOPS。")
     assert "unread-row" not in links.values()
+
+
+def test_a_list_under_a_line_naming_two_chips_is_no_accusation():
+    """"A vs B" above a spec list: the list may hold either chip's figures, so they are
+    carried as "shared-head" (never contradicted); a head naming one chip stays "list-head"."""
+    from specextract import check
+    text = "MI300X vs H100 完整规格\n\n显存：80GB\n功耗：700W\n"
+    claims = extract(text)
+    assert {c.link for c in claims} == {"shared-head"}
+    assert "contradicted" not in {c.verdict for c in check(claims)}
+    assert set(_links("MI300X 完整规格\n\n显存：192GB\n功耗：750W\n").values()) == {"list-head"}

@@ -63,6 +63,7 @@ LINKS = {
     "topic": "carried from an earlier sentence of the paragraph",
     "list-head": "named above the spec list the figure stands in",
     "heading": "named in the title or a heading over the spec list, no other chip between",
+    "shared-head": "named above the spec list on a line naming another chip too (A vs B)",
     "topic-far": "carried from an earlier paragraph",
     "from": "old figure of a from-to change",
     "unread-row": "chip carried to a line holding several of its figures for one attribute "

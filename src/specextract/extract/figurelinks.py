@@ -304,11 +304,21 @@ class FigureLinks(Sentence):
         if "\n" not in self.text[self.topic.start:q.start]:
             return "topic"
         if list_under(self.text, self.topic.start, q.start):
-            return "list-head"
+            return "shared-head" if self._head_shared() else "list-head"
         if self.found is not None and heading_chip(self.text, self.found.chips, self.found.starts("chips"),
                                                    self.topic.entity, q.start):
-            return "heading"
+            return "shared-head" if self._head_shared() else "heading"
         return "topic-far"
+
+    def _head_shared(self) -> bool:
+        """Does the topic's line name another chip too ("B200 vs L4 Full Specs")? A list
+        under it may be about either."""
+        if self.found is None:
+            return False
+        start = self.text.rfind("\n", 0, self.topic.start) + 1
+        end = self.text.find("\n", self.topic.start)
+        on_line = self.found.within("chips", start, len(self.text) if end < 0 else end)
+        return any(c.entity != self.topic.entity and not c.system for c in on_line)
 
     def _nearness(self, chip: Mention, q: Quantity) -> str:
         """'clause' when ``chip`` is in the figure's clause, else 'sentence'."""

@@ -92,7 +92,8 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
 
 
 # links that carry a chip to a figure from outside its clause
-CARRIED = frozenset({"list-head", "heading", "sentence", "topic", "topic-far", "pronoun", "group"})
+CARRIED = frozenset({"list-head", "heading", "shared-head", "sentence", "topic", "topic-far",
+                     "pronoun", "group"})
 
 
 def unread_rows(drafts: list[Draft]) -> list[Draft]:
