@@ -17,7 +17,7 @@ from .cues import cue_pattern, cue_value
 from .drafts import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, fits,
                      in_canonical, plausible, relations)
 from .mentions import Keyword, Mention
-from .patterns import (ASIDE_CHIP, ASIDE_OPEN, OF_PREDECESSOR, GLOSS_GAP, GLOSS_OPEN, ASSIGN_GAP, BOTH, CHIP_JOIN, CLOSE_AFTER,
+from .patterns import (ASIDE_AFTER, ASIDE_CHIP, ASIDE_OPEN, OF_PREDECESSOR, GLOSS_GAP, GLOSS_OPEN, ASSIGN_GAP, BOTH, CHIP_JOIN, CLOSE_AFTER,
                        COUNT_GAP, FOR_CHIP, FROM, GENERIC_BANDWIDTH, GROUP_REF, KEYWORD_JOIN,
                        LABEL_GAP, LINK_WORDS, POSSESSIVE, POSSESSIVE_LIST, PRONOUN_START,
                        SEPARATOR, TIGHT_GAP)
@@ -137,6 +137,11 @@ class FigureLinks(Sentence):
                 return k
             if q.dimension not in ("count", "bare") and TIGHT_GAP.match(gap):
                 return k
+        aside = ASIDE_AFTER.match(self.text, q.end)
+        if aside and q.dimension not in ("count", "bare"):  # the label after a bracketed aside
+            label = next((k for k in fits if aside.end() <= k.start <= aside.end() + 20), None)
+            if label is not None and TIGHT_GAP.match(self.text[aside.end():label.start]):
+                return label
         earlier = [k for k in fits if k.end <= q.start]
         before = [k for k in earlier if not self._owned_elsewhere(k, q)
                   and not (q.dimension not in ("count", "bare") and self._gloss(k, earlier, q))]

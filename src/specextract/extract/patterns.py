@@ -202,6 +202,8 @@ ASSIGN_GAP = re.compile(r"""
     [~约]? \s*+                    # "about"
     """, V)
 # between a figure with a unit and the label right after it: "80GB 的 HBM3 显存", "900GB/s 双向"
+# "394 TOPS (also quoted as TFLOPS) at INT8": a bracketed aside between a figure and its label
+ASIDE_AFTER = re.compile(r"\s*+(?:\([^()\n]{1,40}\)|（[^（）\n]{1,40}）)")
 TIGHT_GAP = re.compile(r"""
     ^ \s* (?: 的 | of | in | for | at | [（(] | ) \s*
     (?: HBM\w* | GDDR\w* | bi-?directional | 双向 | 单向 )?    # the memory type or direction
