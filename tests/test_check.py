@@ -240,6 +240,7 @@ def test_number_slips_give_the_parts_the_detectors_give_one_by_one() -> None:
     ("list-head", "contradicted"), ("heading", "contradicted"), ("", "contradicted"),
     ("topic", "unverifiable"), ("topic-far", "unverifiable"), ("pronoun", "unverifiable"),
     ("unread-row", "unverifiable"), ("shared-head", "unverifiable"),
+    ("wrapped-header", "unverifiable"),
 ])
 def test_a_wrong_figure_is_an_accusation_only_through_a_close_link(link, verdict) -> None:
     [checked] = check([claim("A100", "fp32", "15", precision_exp=0, link=link)])

@@ -110,3 +110,16 @@ def test_a_list_under_a_line_naming_two_chips_is_no_accusation():
     assert {c.link for c in claims} == {"shared-head"}
     assert "contradicted" not in {c.verdict for c in check(claims)}
     assert set(_links("MI300X 完整规格\n\n显存：192GB\n功耗：750W\n").values()) == {"list-head"}
+
+
+def test_a_header_wrapped_over_lines_reads_its_table_without_accusing():
+    """Chip names over several lines above a flattened table: the columns of the line taken
+    for the header are a guess, so its cells link "wrapped-header" (never contradicted)."""
+    from specextract import check
+    wrapped = ("规格一览\n\n型号 V100 SXM2\nV100S PCIe\nT4 A100 PCIe\nA100 SXM\n"
+               "CUDA Core数量 5120 2560\n显存 32GB 16GB\n")
+    claims = extract(wrapped)
+    assert claims and {c.link for c in claims} == {"wrapped-header"}
+    assert "contradicted" not in {c.verdict for c in check(claims)}
+    plain = "规格一览\n\nT4 A100 PCIe\nCUDA Core数量 2560 6912\n显存 16GB 40GB\n"
+    assert set(_links(plain).values()) == {"run-table"}

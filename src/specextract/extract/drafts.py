@@ -55,6 +55,7 @@ LINKS = {
     "table-column": "table column header",
     "table-row": "table row label",
     "run-table": "flattened table header",
+    "wrapped-header": "flattened table whose header runs over several lines (columns uncertain)",
     "table-compare": "comparison column of a two-chip table (提升 +43%)",
     "comparison": "subject and baseline of a comparison",
     "sentence": "chip named earlier in the sentence",

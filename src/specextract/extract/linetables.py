@@ -12,7 +12,7 @@ skipped, as are rows whose label names no attribute or whose figures don't fit i
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .cells import in_span as _in, label_info as _label, piece_draft, piece_quantity
 from .comparecol import compare_draft, is_compare_header, speedup_value
@@ -43,6 +43,8 @@ def read_line_tables(found: Found, grids: list[Span] = ()) -> tuple[list[Draft],
             i += 1
             continue
         rows_end, table = _rows(found, lines, i + 1, header)
+        if table and _wrapped(found, lines, i):  # its columns are a guess: no accusation
+            table = [replace(d, link="wrapped-header") for d in table]
         if table:
             drafts.extend(table)
             spans.append(Span(lines[i].start, lines[rows_end - 1].end))
@@ -86,6 +88,29 @@ def _header(found: Found, line: Span) -> Header | None:
     if len(chips) == 2 and is_compare_header(tail):
         return Header(chips, compare=True)
     return None
+
+
+def _wrapped(found: Found, lines: list[Span], i: int) -> bool:
+    """Is header line ``i`` one line of a header wrapped over several (a line of chip names
+    just above or below it: "V100 PCIe" / "T4 A100 PCIe" / "A100 SXM")?"""
+    return any(0 <= j < len(lines) and _names_only(found, lines[j]) for j in (i - 1, i + 1))
+
+
+def _names_only(found: Found, line: Span) -> bool:
+    """Does the line hold one or more chip names and nothing else but brand words, notes
+    and a corner label?"""
+    chips = _in(found, "chips", line)
+    if not chips:
+        return False
+    text = found.text
+    head = text[line.start:chips[0].start]
+    if not (HEADER_FILLER.match(head) or CORNER.fullmatch(head)):
+        return False
+    if not all(HEADER_GAP.fullmatch(text[max(a.end, a.variant_end):b.start])
+               for a, b in zip(chips, chips[1:])):
+        return False
+    tail = text[max(chips[-1].end, chips[-1].variant_end):line.end]
+    return bool(HEADER_FILLER.match(NOTE_TAIL.sub("", tail, count=1)))
 
 
 def _rows(found: Found, lines: list[Span], i: int, header: Header) -> tuple[int, list[Draft]]:
