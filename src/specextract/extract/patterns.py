@@ -341,11 +341,11 @@ VENDOR_TAIL = re.compile(r"""
 # "from" of a from-to change: "带宽从 600GB/s 降到 400GB/s"
 FROM = re.compile(r"(?: 从 | 由 ) \s* $", V)
 # "是 V100 的 …": a weak comparison that needs 的 after the chip (OF_AFTER)
-WEAK_COMPARE = re.compile(r"(?: 是 | 为 | 係 | 系 | 达到 | 达 | 相当于 | of ) \s* $", I | V)
+WEAK_COMPARE = re.compile(r"(?: 是 | 为 | 係 | 系 | 达到 | 达 | 相当于 | 等于 | 等同于 | of ) \s* $", I | V)
 # "是V100的": the chip is what is compared against
 OF_AFTER = re.compile(r"""
     (?<!\s) \s*+ (?: GPU \s*+ )?
-    (?: (?: 算力 | 性能 | 带宽 | 显存 | 容量 | 功耗 | 规格 ) \s*+ )?     # "V100 算力的"
+    (?: (?: 算力 | 性能 | 带宽 | 显存 | 容量 | 功耗 | 规格 | 版本 | 版 ) \s*+ )?  # "V100 算力的", "SXM 版本的"
     [的嘅]""", V)
 # "(H100 的 2.6 倍)", "H100 的进化版": a chip something is measured against or derived from
 RATIO_OF = re.compile(r"""
