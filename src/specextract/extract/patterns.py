@@ -539,6 +539,7 @@ ROW_START = re.compile(r"[^\d\n]{0,40}")  # brand words before the row's chip
 # === gluedcells: figures run together in a flattened table ==============================
 
 NUMBER_RUN = re.compile(r"[\d.,]++")
+LONG_DECIMALS = re.compile(r"[\d,]*+\.\d{4}")  # a table prints three decimals at most
 VALID_NUMBER = re.compile(r"""
     (?: [1-9]\d{0,2}(?:,\d{3})++    # 1,979
       | [1-9]\d*+                   # 1979

@@ -26,7 +26,7 @@ from .mentions import Keyword, Mention
 from .drafts import THROUGHPUT_ATTRS, Draft, Found, inside_any
 from .rowtables import read_row_tables
 from .segment import Span
-from .patterns import (EMPTY_CELL, LABEL_TAIL, RUN_GAP, SEPARATOR_ROW, SPACE_RUN,
+from .patterns import (EMPTY_CELL, LABEL_TAIL, LONG_DECIMALS, RUN_GAP, SEPARATOR_ROW, SPACE_RUN,
                        TABLE_HEADER_GAP as HEADER_GAP, TABLE_WIDE_GAP as WIDE_GAP)
 
 
@@ -226,6 +226,8 @@ def _run_rows(found: Found, header: list[Mention], stop_at: int,
         cells = slots[:len(header)]
         if any(not RUN_GAP.match(found.masked[a[1]:b[0]]) for a, b in zip(cells, cells[1:])):
             continue
+        if any(LONG_DECIMALS.match(text, s0) for s0, _, q in slots if q is not None):
+            continue  # "1321.2/2642.4568/1136": two cells run together, no clear split
         label = Span(kw.start, cells[0][0])
         for chip, (s0, e0, q) in zip(header, cells):
             if q is not None:
