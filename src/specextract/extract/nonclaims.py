@@ -105,7 +105,8 @@ def other_link(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> bool:
 def _network_after(lex: Lexicon) -> re.Pattern:
     """A network word right after a figure: after "的" or "of" and one modifier at most."""
     words = trie_regex([r["cue"] for r in lex.of_kind("cues.tsv", "network_after")])
-    return re.compile(rf"\s*(?:的|of\s+)?(?:[A-Za-z-]+\s+)?(?:{words})", re.IGNORECASE)
+    return re.compile(rf"(?<!\s)\s*+(?:的|of\s++)?(?:(?<![A-Za-z-])[A-Za-z-]++\s++)?(?:{words})",
+                      re.IGNORECASE)
 
 
 def names_network(lex: Lexicon, text: str, start: int, end: int) -> bool:

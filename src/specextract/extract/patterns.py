@@ -203,7 +203,7 @@ ASSIGN_GAP = re.compile(r"""
     """, V)
 # between a figure with a unit and the label right after it: "80GB 的 HBM3 显存", "900GB/s 双向"
 # "394 TOPS (also quoted as TFLOPS) at INT8": a bracketed aside between a figure and its label
-ASIDE_AFTER = re.compile(r"\s*+(?:\([^()\n]{1,40}\)|（[^（）\n]{1,40}）)")
+ASIDE_AFTER = re.compile(r"(?<!\s)\s*+(?:\([^()\n]{1,40}\)|（[^（）\n]{1,40}）)")
 TIGHT_GAP = re.compile(r"""
     ^ \s* (?: 的 | of | in | for | at | [（(] | ) \s*
     (?: HBM\w* | GDDR\w* | bi-?directional | 双向 | 单向 )?    # the memory type or direction
@@ -539,7 +539,7 @@ ROW_START = re.compile(r"[^\d\n]{0,40}")  # brand words before the row's chip
 # === gluedcells: figures run together in a flattened table ==============================
 
 NUMBER_RUN = re.compile(r"[\d.,]++")
-LONG_DECIMALS = re.compile(r"[\d,]*+\.\d{4}")  # a table prints three decimals at most
+LONG_DECIMALS = re.compile(r"(?<![\d,])[\d,]*+\.\d{4}")  # a table prints three decimals at most
 VALID_NUMBER = re.compile(r"""
     (?: [1-9]\d{0,2}(?:,\d{3})++    # 1,979
       | [1-9]\d*+                   # 1979

@@ -226,7 +226,7 @@ def _run_rows(found: Found, header: list[Mention], stop_at: int,
         cells = slots[:len(header)]
         if any(not RUN_GAP.match(found.masked[a[1]:b[0]]) for a, b in zip(cells, cells[1:])):
             continue
-        if any(LONG_DECIMALS.match(text, s0) for s0, _, q in slots if q is not None):
+        if any(LONG_DECIMALS.match(found.masked, s0) for s0, _, q in slots if q is not None):
             continue  # "1321.2/2642.4568/1136": two cells run together, no clear split
         label = Span(kw.start, cells[0][0])
         for chip, (s0, e0, q) in zip(header, cells):
