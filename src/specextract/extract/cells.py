@@ -17,7 +17,7 @@ from .numbers import MAGNITUDES, Number, parse_arabic, times
 from .drafts import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, Found, fits,
                     in_canonical, plausible)
 from .quantities import Quantity, Units, units_of
-from .nonclaims import names_network
+from .nonclaims import names_network, other_link
 from .relabel import names_no_claim
 from .segment import Span
 from .patterns import (AFTER_GAP, BRACKETED, CELL_CLAUSE_MARK as CLAUSE_MARK, MAGNITUDE_LABEL,
@@ -75,7 +75,8 @@ def cell_drafts(found: Found, chip: Mention, label: Span, cell: Span,
         if labels is not None:
             labels[label] = info
     kw, unit, quals, group = info
-    if (kw is None or kw.attribute == "-") and names_no_claim(found, label.start, label.end):
+    if (kw is None or kw.attribute in ("-", "boost_clock")) \
+            and names_no_claim(found, label.start, label.end):
         return []  # "主频(MHz)", "显存频率": a base or memory clock
     if kw is None and names_network(found.lexicon, found.text, label.start, label.end):
         return []  # "Scale-out networking | 24x 200 GbE": a network, no memory figure
@@ -106,8 +107,9 @@ def _one_cell(found: Found, chip: Mention, cell: Span, kw: Keyword | None, unit,
         own = _cell_keyword(found, cell, q0)  # "FP32 算力 19.5 TFLOPS" under a 性能 column
         q_kw, q_unit = (kw, unit) if own is None else (own, None)
         q = with_unit(q0, q_kw, q_unit)
-        if q is None or q.is_range:
-            continue
+        if q is None or q.is_range \
+                or other_link(found.lexicon, found.text, q, cell.start, cell.end):
+            continue  # (a range; "ICI 800GB/s" in a cell: another link's bandwidth)
         attribute = attribute_of(q, q_kw)
         if attribute is None:
             continue

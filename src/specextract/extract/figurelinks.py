@@ -248,7 +248,8 @@ class FigureLinks(Sentence):
         if subjects:
             return subjects[-1], self._nearness(subjects[-1], q)
         if before and self.topic is not None and self.topic.entity not in {c.entity for c in before} \
-                and before[-1].start < self.clause(q.start).start:
+                and (before[-1].start < self.clause(q.start).start
+                     or self._aside_closed(before[-1], q.start)):
             # "…1 TB/s（与 RTX 3090 Ti 一致），功耗 450W": an earlier clause names only what
             # the topic is compared with
             return self.topic, "topic"
@@ -274,6 +275,14 @@ class FigureLinks(Sentence):
         if arch and arch != self.topic.entity:
             return None, ""  # "新架构 Blackwell，其拥有 2080 亿个晶体管": the architecture's, not the topic's
         return self.topic, link
+
+    def _aside_closed(self, c: Mention, pos: int) -> bool:
+        """Is chip ``c`` inside a bracketed aside that closes before ``pos`` ("256GB (33% more
+        than MI300X) and 6 TB/s")?"""
+        opened = max(self.text.rfind("(", self.span.start, c.start),
+                     self.text.rfind("（", self.span.start, c.start))
+        return (opened >= 0 and not CLOSE_AFTER.search(self.text, opened, c.start)
+                and CLOSE_AFTER.search(self.text, c.end, pos) is not None)
 
     def _predecessor(self, q: Quantity) -> Mention | None:
         """The topic's predecessor: the chip its paragraph last compared it with, else the

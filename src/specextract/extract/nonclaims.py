@@ -85,19 +85,23 @@ def pin_speed(q: Quantity) -> bool:
     return q.dimension == "bandwidth" and q.written == "Gb/s" and q.value < PIN_SPEED_MAX
 
 
-def other_link(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> bool:
+def other_link(lex: Lexicon, text: str, q: Quantity, clause_start: int,
+               clause_end: int | None = None) -> bool:
     """A bandwidth of an interconnect other than NVLink named in the clause before it, or
     a size or bandwidth that names a network right after it ("800G光模块", "200G网络",
-    "4.8 Tb/s of scale-out networking")."""
+    "4.8 Tb/s of scale-out networking"); ``clause_end`` bounds what follows (a table cell)."""
     if q.dimension not in ("bandwidth", "bytes"):
         return False
-    if lex.built(_network_after).match(text, q.end, q.end + NETWORK_REACH):
+    reach = q.end + 24 if clause_end is None else min(q.end + 24, clause_end)
+    network_end = q.end + NETWORK_REACH if clause_end is None else min(q.end + NETWORK_REACH,
+                                                                        clause_end)
+    if lex.built(_network_after).match(text, q.end, network_end):
         return True
     if q.dimension != "bandwidth":
         return False
     head = text[max(clause_start, q.start - LINK_REACH):q.start]
     links = cue_pattern(lex, "other_link")
-    tail = text[q.end:q.end + 24]  # "900GB/s 超低功耗NVLink芯片到芯片互连": named after it
+    tail = text[q.end:reach]  # "900GB/s 超低功耗NVLink芯片到芯片互连": named after it
     stop = CLAUSE_END.search(tail)
     return bool(links.search(head) or links.search(tail[:stop.start() if stop else len(tail)]))
 
