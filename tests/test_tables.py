@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import read_cases
+from specextract import extract
 from specextract.extract.gluedcells import parses
 from test_extract_components import _claim_keys, _decode, _items, _marks
 
@@ -38,3 +39,11 @@ def test_glued_cells_keep_units_notes_and_pairs():
 
 def test_glued_cells_too_many_readings_is_none():
     assert parses("1" * 40, 0, 40, 6) is None
+
+
+def test_an_about_sign_before_a_cell_is_the_operator_not_part_of_the_number():
+    text = "参数 NVIDIA L4 NVIDIA L40S\nTDP(功耗) 72W 350W\n单精度性能(FP32) ~30.3 TFLOPS 91.6 TFLOPS\n"
+    ops = {(c.entity, c.attribute): (c.operator, float(c.value)) for c in extract(text)}
+    assert ops[("L4", "fp32")] == ("~", 30.3)
+    assert ops[("L40S", "fp32")] == ("=", 91.6)
+    assert ops[("L4", "tdp")] == ("=", 72.0)

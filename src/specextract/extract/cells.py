@@ -11,7 +11,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from ..codebook import ATTRIBUTE_UNITS, QUALIFIERS
-from .gluedcells import Piece
+from .gluedcells import APPROX_SIGNS, Piece
 from .mentions import Keyword, Mention
 from .numbers import MAGNITUDES, Number, parse_arabic, times
 from .drafts import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, Found, fits,
@@ -218,8 +218,11 @@ def piece_draft(found: Found, chip: Mention, piece: Piece, kw: Keyword, unit, qu
         cell_quals &= {"boost"}
     if attribute == "tf32":
         cell_quals.discard("tensor")
+    before = piece.sign or found.text[max(0, piece.start - 1):piece.start]
+    about = bool(before) and before in APPROX_SIGNS
     return Draft(chip.entity, attribute, q, value, exp, Span(piece.start, piece.end), chip.variant,
-                 "=", ";".join(x for x in QUALIFIERS if x in cell_quals), link=link)
+                 "~" if about else "=", ";".join(x for x in QUALIFIERS if x in cell_quals),
+                 link=link)
 
 
 def piece_quantity(piece: Piece, units: Units) -> Quantity | None:

@@ -19,6 +19,8 @@ from .quantities import units_of
 from .patterns import (EMPTY, GAP, GLUED_MAGNITUDE as MAGNITUDE, GLUED_PAIR_JOIN as PAIR_JOIN,
                        NOTE, NUMBER_RUN, ORDINAL_SUFFIX, VALID_NUMBER)
 
+APPROX_SIGNS = "~～≈"  # "~8.1 TFLOPS": about (operator "~")
+LEAD_SIGNS = "+" + APPROX_SIGNS  # written before a cell's number and kept out of it
 MAX_PARSES = 256  # more readings than this: too ambiguous to choose
 
 
@@ -31,7 +33,7 @@ class Piece:
     number: str
     unit: str = ""
     magnitude: str = ""
-    sign: str = ""  # "+" written before the number
+    sign: str = ""  # "+" or "~" written before the number
     note: tuple[int, int] = (0, 0)  # span of a bracketed note after it ("(3rd Gen)")
 
     @property
@@ -96,9 +98,10 @@ def _cells(text: str, pos: int, end: int, keep: Callable[[Piece], bool],
     if m:
         return [(m.end(), None)]
     out = []
-    sign = pos < end and text[pos] == "+"  # "+43%" in a comparison column
-    for piece in _pieces(text, pos + sign, end, unit_re):
-        piece = replace(piece, start=pos, sign="+") if sign else piece
+    # "+43%" in a comparison column, "~8.1 TFLOPS" (about)
+    sign = text[pos] if pos < end and text[pos] in LEAD_SIGNS else ""
+    for piece in _pieces(text, pos + len(sign), end, unit_re):
+        piece = replace(piece, start=pos, sign=sign) if sign else piece
         if not keep(piece):
             continue
         at = piece.end

@@ -76,8 +76,7 @@ def _header(found: Found, line: Span) -> Header | None:
     if len({(c.entity, c.variant) for c in chips}) < len(chips):
         return None  # the same chip twice: not one column each
     text = found.text
-    if not (HEADER_FILLER.match(text[line.start:chips[0].start])
-            or CORNER.fullmatch(text[line.start:chips[0].start])):
+    if not _header_lead(text[line.start:chips[0].start]):
         return None
     for a, b in zip(chips, chips[1:]):
         if not HEADER_GAP.fullmatch(text[max(a.end, a.variant_end):b.start]):
@@ -88,6 +87,13 @@ def _header(found: Found, line: Span) -> Header | None:
     if len(chips) == 2 and is_compare_header(tail):
         return Header(chips, compare=True)
     return None
+
+
+def _header_lead(head: str) -> bool:
+    """Is ``head`` what may stand before a header's first chip: brand words, after a corner
+    label or not ("参数 NVIDIA T4 NVIDIA A10")?"""
+    corner = CORNER.match(head)
+    return bool(HEADER_FILLER.match(head) or corner and HEADER_FILLER.match(head[corner.end():]))
 
 
 def _wrapped(found: Found, lines: list[Span], i: int) -> bool:
@@ -104,7 +110,7 @@ def _names_only(found: Found, line: Span) -> bool:
         return False
     text = found.text
     head = text[line.start:chips[0].start]
-    if not (HEADER_FILLER.match(head) or CORNER.fullmatch(head)):
+    if not _header_lead(head):
         return False
     if not all(HEADER_GAP.fullmatch(text[max(a.end, a.variant_end):b.start])
                for a, b in zip(chips, chips[1:])):
