@@ -47,3 +47,14 @@ def test_an_about_sign_before_a_cell_is_the_operator_not_part_of_the_number():
     assert ops[("L4", "fp32")] == ("~", 30.3)
     assert ops[("L40S", "fp32")] == ("=", 91.6)
     assert ops[("L4", "tdp")] == ("=", 72.0)
+
+
+@pytest.mark.parametrize("cell,dense,sparse", [
+    ("242 (485 sparse)", "242", "485"),
+    ("242 TFLOPS (485 TFLOPS with sparsity)", "242", "485"),
+])
+def test_a_density_word_after_a_figure_in_a_cell_is_that_figures_alone(cell, dense, sparse):
+    text = f"| Spec | L4 |\n|---|---|\n| FP8 TFLOPS | {cell} |\n"
+    quals = {str(c.value): c.qualifier for c in extract(text) if c.attribute == "fp8"}
+    assert quals[sparse] == "sparse"
+    assert "sparse" not in quals[dense]

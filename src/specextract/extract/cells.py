@@ -20,8 +20,8 @@ from .quantities import Quantity, Units, units_of
 from .nonclaims import names_network, other_link
 from .relabel import names_no_claim
 from .segment import Span
-from .patterns import (AFTER_GAP, BRACKETED, CELL_CLAUSE_MARK as CLAUSE_MARK, MAGNITUDE_LABEL,
-                       OP_BEFORE)
+from .patterns import (AFTER_GAP, BRACKETED, CELL_CLAUSE_MARK as CLAUSE_MARK, DENSITY_GAP,
+                       MAGNITUDE_LABEL, OP_BEFORE)
 
 UNIT_FOR_ATTRIBUTE = {"memory_size": ("bytes", "GB"), "memory_bandwidth": ("bandwidth", "GB/s"),
                       "nvlink_bandwidth": ("bandwidth", "GB/s"), "tdp": ("power", "W"),
@@ -100,7 +100,9 @@ def _one_cell(found: Found, chip: Mention, cell: Span, kw: Keyword | None, unit,
     quantities = found.within("quantities", cell.start, cell.end)
     if not quantities:
         return []
-    quals |= {q.qualifier for q in in_span(found, "qualifiers", cell)}
+    in_cell = in_span(found, "qualifiers", cell)
+    owned = _owned_density(found, quantities, in_cell)
+    quals |= {k.qualifier for j, k in enumerate(in_cell) if j not in owned.values()}
     pair = len(quantities) == 2 and _pair_gap(found, quantities[0], quantities[1])
     out = []
     for i, q0 in enumerate(quantities):
@@ -122,6 +124,8 @@ def _one_cell(found: Found, chip: Mention, cell: Span, kw: Keyword | None, unit,
             cell_quals.add(q0.pair)
         elif pair and attribute in THROUGHPUT_ATTRS:
             cell_quals.add("dense" if i == 0 else "sparse")
+        if i in owned and attribute in THROUGHPUT_ATTRS:  # "362 (724 sparse)"
+            cell_quals = (cell_quals - {"dense", "sparse"}) | {in_cell[owned[i]].qualifier}
         if "dense" in cell_quals and "sparse" in cell_quals and not pair:
             cell_quals -= {"dense", "sparse"}
         if attribute not in THROUGHPUT_ATTRS:
@@ -137,6 +141,20 @@ def _one_cell(found: Found, chip: Mention, cell: Span, kw: Keyword | None, unit,
                          chip.variant, operator, ";".join(x for x in QUALIFIERS if x in cell_quals),
                          link=link))
     return out
+
+
+def _owned_density(found: Found, quantities: list[Quantity],
+                   in_cell: list[Keyword]) -> dict[int, int]:
+    """Figure index -> index in ``in_cell`` of a dense/sparse word written right after that
+    figure ("724 sparse", "485 TFLOPS with sparsity"): that word is the figure's alone."""
+    owned = {}
+    for i, q in enumerate(quantities):
+        for j, k in enumerate(in_cell):
+            if k.qualifier in ("dense", "sparse") \
+                    and DENSITY_GAP.fullmatch(found.text, q.end, k.start):
+                owned[i] = j
+                break
+    return owned
 
 
 def _cell_keyword(found: Found, cell: Span, q: Quantity) -> Keyword | None:

@@ -560,7 +560,8 @@ GLUED_MAGNITUDE = re.compile(r"\s?(?:B(?![A-Za-z/])|bn\b|billion\b|亿|万)")
 MAGNITUDE_LABEL = re.compile(r"[(（]\s*+(万亿|千亿|百亿|千万|百万|万|亿|(?i:thousand|million|billion|trillion)s?)\s*+[)）]")
 BRACKETED = re.compile(r"(?<!\s)\s*+[)）]")
 CELL_CLAUSE_MARK = re.compile(r"[,，;；、]")
-AFTER_GAP = re.compile(r"^\s*+的?\s*+$")
+AFTER_GAP = re.compile(r"^\s*+[(（]?\s*+的?\s*+$")  # "2TB/s 带宽", "10.6 TFLOPS(FP32)"
+DENSITY_GAP = re.compile(r"\s*+(?:with\s++|w/\s*+)?")  # "724 sparse", "485 TFLOPS with sparsity"
 OP_BEFORE = re.compile(r"(?:>|≥|超过|more than|over)\s*$", re.IGNORECASE)
 
 # === comparecol: a comparison column ====================================================
