@@ -69,7 +69,9 @@ def difference(lex: Lexicon, text: str, q: Quantity) -> bool:
     if q.dimension in ("percent", "ratio"):
         return False
     head = text[max(0, q.start - 12):q.start]
+    after = cue_pattern(lex, "difference_after", "^")  # "a 50W increase in TDP", "8GB more"
     return bool(lex.built(_difference_before).search(head) or DIFFERENCE_SIGN.search(head)
+                or after.match(text[q.end:q.end + 16])
                 or text.find("比", max(0, q.start - 40), q.start) >= 0
                 and COMPARED_GAP.search(text, max(0, q.start - 40), q.start) is not None)
 

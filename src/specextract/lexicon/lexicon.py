@@ -40,8 +40,8 @@ DATA_FILES: dict[str, DataFile] = {
         "no_claim_label", "interconnect", "link_name", "other_bandwidth"})),
     "cues.tsv": DataFile(("cue", "kind", "value"), "kind", frozenset({
         "op_before", "op_after", "compare", "predecessor", "increase", "decrease", "exclude",
-        "generic_metric", "unit_part", "difference", "other_link", "network_after", "carry",
-        "not_gain", "whole_chip", "question"})),
+        "generic_metric", "unit_part", "difference", "difference_after", "other_link",
+        "network_after", "carry", "not_gain", "whole_chip", "question"})),
     "error_hints.tsv": DataFile(("hint", "pattern")),
     "normalize_chars.tsv": DataFile(("action", "codepoints"), "action",
                                     frozenset({"delete", "keep", "space"})),
