@@ -17,7 +17,7 @@ from .cues import cue_pattern, cue_value
 from .drafts import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, fits,
                      in_canonical, plausible, relations)
 from .mentions import Keyword, Mention
-from .patterns import (ASIDE_AFTER, ASIDE_CHIP, ASIDE_OPEN, OF_PREDECESSOR, GLOSS_GAP, GLOSS_OPEN, ASSIGN_GAP, BOTH, CHIP_JOIN, CLOSE_AFTER,
+from .patterns import (TO_AFTER, ASIDE_AFTER, ASIDE_CHIP, ASIDE_OPEN, OF_PREDECESSOR, GLOSS_GAP, GLOSS_OPEN, ASSIGN_GAP, BOTH, CHIP_JOIN, CLOSE_AFTER,
                        COUNT_GAP, FOR_CHIP, FROM, GENERIC_BANDWIDTH, GROUP_REF, KEYWORD_JOIN,
                        LABEL_GAP, LINK_WORDS, POSSESSIVE, POSSESSIVE_LIST, PRONOUN_START,
                        SEPARATOR, TIGHT_GAP)
@@ -235,7 +235,8 @@ class FigureLinks(Sentence):
             if POSSESSIVE.match(gap) or POSSESSIVE_LIST.match(gap):
                 # "the H100's 80 billion", "V100的900 GB/s", "H100的80GB、3.35TB/s"
                 return before[-1], "possessive"
-        if FROM.search(self.text, max(self.span.start, q.start - 3), q.start):
+        if FROM.search(self.text, max(self.span.start, q.start - 3), q.start) \
+                and TO_AFTER.match(self.text, q.end):  # (not "由2080亿个晶体管组成")
             # "与A100相比，A800的带宽从600GB/s降到400GB/s": the old figure is the other chip's
             others = [c for c in before if self.is_baseline(c)]
             return (others[-1], "from") if others else (None, "")

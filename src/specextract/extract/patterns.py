@@ -341,6 +341,8 @@ VENDOR_TAIL = re.compile(r"""
     | (?: GeForce | RTX | GTX | Radeon | Instinct ) \s*+ $""", V)
 # "from" of a from-to change: "带宽从 600GB/s 降到 400GB/s"
 FROM = re.compile(r"(?: 从 | 由 ) \s* $", V)
+# "从600GB/s降到400GB/s", "由 80GB 提升至 141GB": the change a from-figure starts
+TO_AFTER = re.compile(r"[^，。,;；\n]{0,12}? (?: 到 | 至 | 降 | 升 | 增 | 提高 | 提升 | 减少 | 变为 | 变成 | 改为 )", V)
 # "是 V100 的 …": a weak comparison that needs 的 after the chip (OF_AFTER)
 WEAK_COMPARE = re.compile(r"(?: 是 | 为 | 係 | 系 | 达到 | 达 | 相当于 | 等于 | 等同于 | of ) \s* $", I | V)
 # "是V100的": the chip is what is compared against
