@@ -17,7 +17,7 @@ from .numbers import MAGNITUDES, Number, parse_arabic, times
 from .drafts import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, Found, fits,
                     in_canonical, plausible)
 from .quantities import Quantity, Units, units_of
-from .nonclaims import names_network, other_link
+from .nonclaims import names_network, other_link, pin_speed
 from .relabel import names_no_claim
 from .segment import Span
 from .patterns import (AFTER_GAP, BRACKETED, CELL_CLAUSE_MARK as CLAUSE_MARK, DENSITY_GAP,
@@ -109,9 +109,9 @@ def _one_cell(found: Found, chip: Mention, cell: Span, kw: Keyword | None, unit,
         own = _cell_keyword(found, cell, q0)  # "FP32 算力 19.5 TFLOPS" under a 性能 column
         q_kw, q_unit = (kw, unit) if own is None else (own, None)
         q = with_unit(q0, q_kw, q_unit)
-        if q is None or q.is_range \
+        if q is None or q.is_range or pin_speed(q) \
                 or other_link(found.lexicon, found.text, q, cell.start, cell.end):
-            continue  # (a range; "ICI 800GB/s" in a cell: another link's bandwidth)
+            continue  # (a range; "21 Gbps" a memory pin's rate; "ICI 800GB/s": another link's)
         attribute = attribute_of(q, q_kw)
         if attribute is None:
             continue

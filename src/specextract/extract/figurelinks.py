@@ -241,6 +241,9 @@ class FigureLinks(Sentence):
             others = [c for c in before if self.is_baseline(c)]
             return (others[-1], "from") if others else (None, "")
         subjects = [c for c in before if not self.is_baseline(c)]
+        if len(subjects) > 1 and self._aside_closed(subjects[-1], q.start):
+            # "H200: 141 GB, 3,958 TFLOPS (same compute as H100), 4.8 TB/s": an aside's chip
+            subjects = [c for c in subjects if not self._aside_closed(c, q.start)] or subjects
         if subjects and self._any_between("pronoun", PRONOUN_START, subjects[-1].end, q.start):
             # "the L40S is 2.4x the A6000, and it adds FP8 …"; with one chip in the sentence
             # ("A100 性能强大，其…达到…") the pronoun can only be that chip

@@ -365,6 +365,9 @@ OWNER_TAIL = re.compile(r"""
 # "the company's Tesla V100": a product line before the chip
 LINE_TAIL = re.compile(r"(?: Tesla | GeForce | Quadro | Instinct ) \s*+ $", V)
 # "对比英伟达A100：FP16 312 TFLOPS…": a chip that heads what follows
+# "全面超越H100：": a verb by which the subject beats the chip after it
+SURPASS = re.compile(r"(?: 超越 | 超过 | 胜过 | 优于 | 领先 | 碾压 | outperforms? | beats? | surpass(?:es)? ) \s*+ $",
+                     I | V)
 LABEL_COLON = re.compile(r"(?<!\s) \s*+ [:：] | ^ [:：]", V)
 # comma-like marks that delimit clauses
 CLAUSE_PUNCTUATION = re.compile(r"[，,；;：:]", V)

@@ -10,7 +10,7 @@ from .cues import cue_pattern, cue_value
 from .drafts import Draft
 from .mentions import Mention
 from .nonclaims import not_a_claim
-from .patterns import (ASIDE_PREDECESSOR, AFTER_RATIO, CHIP_JOIN, CLAUSE_PUNCTUATION, FROM,
+from .patterns import (SURPASS, ASIDE_PREDECESSOR, AFTER_RATIO, CHIP_JOIN, CLAUSE_PUNCTUATION, FROM,
                        LABEL_COLON, LIST_GAP, MODIFIED_COMPARE, OF_AFTER, OWNER_TAIL, LINE_TAIL,
                        PER_INSTANCE, PER_INSTANCE_BEFORE, PREDECESSOR_TAIL, RATIO_OF, REFUTED,
                        SAME_AS, STRONG_COMPARE, VENDOR_TAIL, WEAK_COMPARE, WITH,
@@ -171,7 +171,9 @@ class Sentence:
         head = VENDOR_TAIL.sub("", head)
         tail = self.text[max(c.end, c.variant_end):c.end + 16]
         if LABEL_COLON.match(tail) and not (ASIDE_PREDECESSOR.search(self.text, max(self.span.start, c.start - 8), c.start) and in_aside(self.text, self.span.start, c.start)):
-            return False  # "对比英伟达A100：FP16 312 TFLOPS…": the chip heads what follows
+            # "对比英伟达A100：FP16 312 TFLOPS…": the chip heads what follows, unless the
+            # subject beats it ("全面超越H100：FP8达2.25 PFLOPS" lists the subject's figures)
+            return bool(SURPASS.search(head))
         before = VENDOR_TAIL.sub("", self.text[max(self.span.start, c.start - 32):c.start])
         if cue_pattern(self.lex, "predecessor", "$").search(before):
             return True  # "the previous generation NVIDIA V100", "前代旗舰 RTX 3090"
