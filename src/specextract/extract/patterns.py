@@ -172,7 +172,7 @@ EACH_ONE = re.compile(r"(?:每|单)\s*+(?:一\s*+)?(?:个|個|颗|顆|块|塊|�
 # === relabel: a figure's label read again ===============================================
 
 RELABEL_LABEL_GAP = re.compile(r"[\s:：=为是有达约]*+")
-RELABEL_COUNT_GAP = re.compile(r"\s*+[个颗组]?\s*+")
+RELABEL_COUNT_GAP = re.compile(r"\s*+[个颗组]?\s*+(?:(?:第.|\d\s?)代\s*+)?")  # "76 个第三代 RT Core"
 RELABEL_CLAUSE_BREAK = re.compile(r"[，,；;。！？!?\n]|\.\s")
 COMPARE_START = re.compile(r"""
     (?<!\s)\s*+
@@ -189,6 +189,7 @@ COUNT_GAP = re.compile(r"""
     ^ [\s的个颗独立完整块]*
     (?: GPU | gpu | 个 | 的 | 独立 | \s )*
     (?: 第.代                                              # 第三代
+      | \d \s? 代                                          # 4 代
       | (?i: \d(?:st|nd|rd|th) | first | second | third | fourth | fifth )
         [\s-]* (?i: gen(?:eration)? )                     # 3rd gen, third-generation
     )?
