@@ -290,7 +290,8 @@ PREDECESSOR_TAIL = re.compile(r"""
 STRONG_COMPARE = re.compile(r"""
     (?: 比 | 相比 | 相较于? | 较 | 对比 | 超越 | 超过 | 胜过 | 优于 | 高于 | 低于 | 不及 | 不如
       | than | vs\.? | versus | compared\s+(?:to|with) | over
-      | (?: evolution | successor | refresh | upgrade ) \s+ (?: of | to | over ) (?: \s+ the )? )
+      | (?: evolution | successor | refresh | upgrade ) \s+ (?: of | to | over ) (?: \s+ the )?
+      | replac(?: es | ing ) | succeeds | 取代 | 替代 | 接替 )
     \s* $""", I | V)
 # "比配备 HBM3 的 H100", "相较于采用 4nm 的 H100": a comparison word, a short modifier ending in 的
 MODIFIED_COMPARE = re.compile(r"""
