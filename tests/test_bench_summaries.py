@@ -115,3 +115,36 @@ def test_eval_target_verdicts():
     assert bench.eval_target({**base, "absent": True, "first_line": "no dev set"})["ok"] is None
     assert bench.eval_target({**base, "absent": False, "unchanged": True})["ok"] is True
     assert bench.eval_target({**base, "absent": False, "unchanged": False})["ok"] is False
+
+
+def _claims_csv(path: Path, rows: list[dict[str, str]]) -> Path:
+    import csv
+    with path.open("w", encoding="utf-8", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=["doc_id", "entity", "variant", "attribute", "value",
+                                               "qualifier", "baseline", "verdict", "start",
+                                               "link", "diagnosis", "sentence"])
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({"variant": "", "qualifier": "", "baseline": "", "link": "clause",
+                             "diagnosis": "", **row})
+    return path
+
+
+def test_flags_diff_lists_the_flags_a_change_removes_and_adds(tmp_path, capsys):
+    import flags_diff
+    wrong = {"doc_id": "a", "entity": "H100", "attribute": "fp32", "value": "15",
+             "verdict": "contradicted", "start": "40", "sentence": "H100 的 FP32 为 15 TFLOPS。"}
+    fixed = {**wrong, "verdict": "unverifiable"}
+    kept = {"doc_id": "a", "entity": "V100", "attribute": "process_node", "value": "16",
+            "verdict": "contradicted", "start": "5", "sentence": "V100 采用 16nm 工艺。"}
+    new = {"doc_id": "b", "entity": "A100", "attribute": "tdp", "value": "250",
+           "verdict": "contradicted", "start": "0", "sentence": "A100 SXM 功耗 250W。"}
+    before = _claims_csv(tmp_path / "before.csv", [kept, wrong])
+    after = _claims_csv(tmp_path / "after.csv", [kept, fixed, new])
+    removed, added = flags_diff.diff(flags_diff.read_claims(before), flags_diff.read_claims(after))
+    assert [r["entity"] for r in removed] == ["H100"] and [r["entity"] for r in added] == ["A100"]
+    assert flags_diff.main([str(before), str(after)]) == 0
+    out = capsys.readouterr().out
+    assert "claims 2 -> 3; contradicted 2 -> 2 (removed 1, added 1)" in out
+    assert "a: H100 fp32 15 [clause]" in out and "b: A100 tdp 250" in out
+    assert "V100" not in out  # a flag both runs raise is no change
