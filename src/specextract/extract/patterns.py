@@ -288,7 +288,7 @@ PREDECESSOR_TAIL = re.compile(r"""
     \s* $""", I | V)
 # a comparison word right before a chip: "比 V100", "than the A100"
 STRONG_COMPARE = re.compile(r"""
-    (?: 比 | 相比 | 相较于? | 较 | 对比 | 超越 | 超过 | 胜过 | 优于 | 高于 | 低于 | 不及 | 不如
+    (?: 比 | 相比 | 相较于? | 较 | 对比 | 超越 | 超过 | 胜过 | 优于 | 高于 | 低于 | 不及 | 不如 | 介乎 | 介于
       | than | vs\.? | versus | compared\s+(?:to|with) | over
       | (?: evolution | successor | refresh | upgrade ) \s+ (?: of | to | over ) (?: \s+ the )?
       | replac(?: es | ing ) | succeeds | 取代 | 替代 | 接替 )
@@ -367,6 +367,8 @@ OWNER_TAIL = re.compile(r"""
 # "the company's Tesla V100": a product line before the chip
 LINE_TAIL = re.compile(r"(?: Tesla | GeForce | Quadro | Instinct ) \s*+ $", V)
 # "对比英伟达A100：FP16 312 TFLOPS…": a chip that heads what follows
+# "介乎 RTX 3060 Ti（4,864 個）與 RTX 3070（5,888 個）之間": the chip that closes a range
+BETWEEN_END = re.compile(r"\s*+(?:[(（][^()（）\n]{0,20}[)）])?\s*+之[间間]")
 # "全面超越H100：": a verb by which the subject beats the chip after it
 SURPASS = re.compile(r"(?: 超越 | 超过 | 胜过 | 优于 | 领先 | 碾压 | outperforms? | beats? | surpass(?:es)? ) \s*+ $",
                      I | V)

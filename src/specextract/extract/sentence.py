@@ -10,7 +10,7 @@ from .cues import cue_pattern, cue_value
 from .drafts import Draft
 from .mentions import Mention
 from .nonclaims import not_a_claim
-from .patterns import (SURPASS, ASIDE_PREDECESSOR, AFTER_RATIO, CHIP_JOIN, CLAUSE_PUNCTUATION, FROM,
+from .patterns import (BETWEEN_END, SURPASS, ASIDE_PREDECESSOR, AFTER_RATIO, CHIP_JOIN, CLAUSE_PUNCTUATION, FROM,
                        LABEL_COLON, LIST_GAP, MODIFIED_COMPARE, OF_AFTER, OWNER_TAIL, LINE_TAIL,
                        PER_INSTANCE, PER_INSTANCE_BEFORE, PREDECESSOR_TAIL, RATIO_OF, REFUTED,
                        SAME_AS, STRONG_COMPARE, VENDOR_TAIL, WEAK_COMPARE, WITH,
@@ -181,7 +181,8 @@ class Sentence:
                 or self._compared_through_modifier(c):
             return True  # "over the company's older Tesla V100", "比配备 HBM3 的 H100"
         if (STRONG_COMPARE.search(head) or AFTER_RATIO.search(head) or FROM.search(head)
-                or RATIO_OF.match(tail) or UPGRADE_OF.match(tail) or (WEAK_COMPARE.search(head) and OF_AFTER.match(tail))
+                or RATIO_OF.match(tail) or UPGRADE_OF.match(tail) or BETWEEN_END.match(tail)
+                or (WEAK_COMPARE.search(head) and OF_AFTER.match(tail))
                 or (WITH.search(head) and SAME_AS.match(tail))
                 or (SAME_AS.match(GPU_LEAD.sub("", tail)) and WITH.search(NAME_WORD_TAIL.sub("", head)))):
             return True  # "与 Pascal P100 GPU 相比": a family word before, GPU after
