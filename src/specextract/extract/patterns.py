@@ -289,6 +289,7 @@ PREDECESSOR_TAIL = re.compile(r"""
 # a comparison word right before a chip: "比 V100", "than the A100"
 STRONG_COMPARE = re.compile(r"""
     (?: 比 | 相比 | 相较于? | 较 | 对比 | 超越 | 超过 | 胜过 | 优于 | 高于 | 低于 | 不及 | 不如 | 介乎 | 介于
+      | between (?: \s+ the )?
       | than | vs\.? | versus | compared\s+(?:to|with) | over
       | (?: evolution | successor | refresh | upgrade ) \s+ (?: of | to | over ) (?: \s+ the )?
       | replac(?: es | ing ) | succeeds | 取代 | 替代 | 接替 )
@@ -369,6 +370,9 @@ LINE_TAIL = re.compile(r"(?: Tesla | GeForce | Quadro | Instinct ) \s*+ $", V)
 # "对比英伟达A100：FP16 312 TFLOPS…": a chip that heads what follows
 # "介乎 RTX 3060 Ti（4,864 個）與 RTX 3070（5,888 個）之間": the chip that closes a range
 BETWEEN_END = re.compile(r"(?<!\s)\s*+(?:[(（][^()（）\n]{0,20}[)）])?\s*+之[间間]")
+# "between the RTX 3060 Ti and the RTX 3070": the chip that closes an English range
+BETWEEN_AND = re.compile(r"(?<![A-Za-z])between\s++(?:the\s++)?[^,;.，。]{1,24}?\s++and\s++(?:the\s++)?$",
+                         re.IGNORECASE)
 # "its predecessor (A100)": an opening bracket between a word and the chip it names
 OPEN_TAIL = re.compile(r"(?<=[^\s(（])\s*+[(（]\s*+$")
 # "全面超越H100：": a verb by which the subject beats the chip after it

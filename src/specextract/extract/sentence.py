@@ -10,7 +10,7 @@ from .cues import cue_pattern, cue_value
 from .drafts import Draft
 from .mentions import Mention
 from .nonclaims import not_a_claim
-from .patterns import (BETWEEN_END, OPEN_TAIL, SURPASS, ASIDE_PREDECESSOR, AFTER_RATIO, CHIP_JOIN, CLAUSE_PUNCTUATION, FROM,
+from .patterns import (BETWEEN_AND, BETWEEN_END, OPEN_TAIL, SURPASS, ASIDE_PREDECESSOR, AFTER_RATIO, CHIP_JOIN, CLAUSE_PUNCTUATION, FROM,
                        LABEL_COLON, LIST_GAP, MODIFIED_COMPARE, OF_AFTER, OWNER_TAIL, LINE_TAIL,
                        PER_INSTANCE, PER_INSTANCE_BEFORE, PREDECESSOR_TAIL, RATIO_OF, REFUTED,
                        SAME_AS, STRONG_COMPARE, VENDOR_TAIL, WEAK_COMPARE, WITH,
@@ -175,6 +175,8 @@ class Sentence:
             # subject beats it ("全面超越H100：FP8达2.25 PFLOPS" lists the subject's figures)
             return bool(SURPASS.search(head))
         before = VENDOR_TAIL.sub("", self.text[max(self.span.start, c.start - 32):c.start])
+        if BETWEEN_AND.search(before):
+            return True  # "sits between the RTX 3060 Ti and the RTX 3070"
         if cue_pattern(self.lex, "predecessor", "$").search(OPEN_TAIL.sub("", before)):
             return True  # "the previous generation NVIDIA V100", "前代旗舰 RTX 3090"
         if STRONG_COMPARE.search(OWNER_TAIL.sub("", LINE_TAIL.sub("", before))) \
