@@ -17,10 +17,11 @@ from .cues import cue_pattern, cue_value
 from .drafts import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, fits,
                      in_canonical, plausible, relations)
 from .mentions import Keyword, Mention
-from .patterns import (TO_AFTER, ASIDE_AFTER, ASIDE_CHIP, ASIDE_OPEN, OF_PREDECESSOR, GLOSS_GAP, GLOSS_OPEN, ASSIGN_GAP, BOTH, CHIP_JOIN, CLOSE_AFTER,
+from .patterns import (ASIDE_AFTER, ASIDE_CHIP, ASIDE_OPEN, OF_PREDECESSOR, GLOSS_GAP, GLOSS_OPEN,
+                       ASSIGN_GAP, BOTH, CHIP_JOIN, CLOSE_AFTER,
                        COUNT_GAP, FOR_CHIP, FROM, GENERIC_BANDWIDTH, GROUP_REF, KEYWORD_JOIN,
                        LABEL_GAP, LINK_WORDS, POSSESSIVE, POSSESSIVE_LIST, PRONOUN_START,
-                       SEPARATOR, TIGHT_GAP)
+                       SEPARATOR, TIGHT_GAP, TO_AFTER)
 from .quantities import Quantity
 from .headings import grid_row, heading_chip
 from .segment import list_under

@@ -10,7 +10,8 @@ from .cues import cue_pattern, cue_value
 from .drafts import Draft
 from .mentions import Mention
 from .nonclaims import not_a_claim
-from .patterns import (BETWEEN_AND, BETWEEN_END, OPEN_TAIL, SURPASS, ASIDE_PREDECESSOR, AFTER_RATIO, CHIP_JOIN, CLAUSE_PUNCTUATION, FROM,
+from .patterns import (ASIDE_PREDECESSOR, AFTER_RATIO, BETWEEN_AND, BETWEEN_END, CHIP_JOIN,
+                       CLAUSE_PUNCTUATION, FROM, OPEN_TAIL, SURPASS,
                        LABEL_COLON, LIST_GAP, MODIFIED_COMPARE, OF_AFTER, OWNER_TAIL, LINE_TAIL,
                        PER_INSTANCE, PER_INSTANCE_BEFORE, PREDECESSOR_TAIL, RATIO_OF, REFUTED,
                        SAME_AS, STRONG_COMPARE, VENDOR_TAIL, WEAK_COMPARE, WITH,
