@@ -75,13 +75,9 @@ def _header(found: Found, line: Span) -> Header | None:
         return None
     if len({(c.entity, c.variant) for c in chips}) < len(chips):
         return None  # the same chip twice: not one column each
-    text = found.text
-    if not _header_lead(text[line.start:chips[0].start]):
+    tail = _tail_after_names(found, line, chips)
+    if tail is None:
         return None
-    for a, b in zip(chips, chips[1:]):
-        if not HEADER_GAP.fullmatch(text[max(a.end, a.variant_end):b.start]):
-            return None
-    tail = NOTE_TAIL.sub("", text[max(chips[-1].end, chips[-1].variant_end):line.end], count=1)
     if HEADER_FILLER.match(tail):
         return Header(chips)
     if len(chips) == 2 and is_compare_header(tail):
@@ -89,11 +85,19 @@ def _header(found: Found, line: Span) -> Header | None:
     return None
 
 
-def _header_lead(head: str) -> bool:
-    """Is ``head`` what may stand before a header's first chip: brand words, after a corner
-    label or not ("参数 NVIDIA T4 NVIDIA A10")?"""
+def _tail_after_names(found: Found, line: Span, chips: list[Mention]) -> str | None:
+    """What follows the line's chip names (a bracketed note after the last one dropped),
+    when brand words, after a corner label or not, stand before them ("参数 NVIDIA T4
+    NVIDIA A10") and only blanks, notes and brand words between them; else None."""
+    text = found.text
+    head = text[line.start:chips[0].start]
     corner = CORNER.match(head)
-    return bool(HEADER_FILLER.match(head) or corner and HEADER_FILLER.match(head[corner.end():]))
+    if not (HEADER_FILLER.match(head) or corner and HEADER_FILLER.match(head[corner.end():])):
+        return None
+    if not all(HEADER_GAP.fullmatch(text[max(a.end, a.variant_end):b.start])
+               for a, b in zip(chips, chips[1:])):
+        return None
+    return NOTE_TAIL.sub("", text[max(chips[-1].end, chips[-1].variant_end):line.end], count=1)
 
 
 def _wrapped(found: Found, lines: list[Span], i: int) -> bool:
@@ -106,17 +110,8 @@ def _names_only(found: Found, line: Span) -> bool:
     """Does the line hold one or more chip names and nothing else but brand words, notes
     and a corner label?"""
     chips = _in(found, "chips", line)
-    if not chips:
-        return False
-    text = found.text
-    head = text[line.start:chips[0].start]
-    if not _header_lead(head):
-        return False
-    if not all(HEADER_GAP.fullmatch(text[max(a.end, a.variant_end):b.start])
-               for a, b in zip(chips, chips[1:])):
-        return False
-    tail = text[max(chips[-1].end, chips[-1].variant_end):line.end]
-    return bool(HEADER_FILLER.match(NOTE_TAIL.sub("", tail, count=1)))
+    tail = _tail_after_names(found, line, chips) if chips else None
+    return tail is not None and HEADER_FILLER.match(tail) is not None
 
 
 def _rows(found: Found, lines: list[Span], i: int, header: Header) -> tuple[int, list[Draft]]:

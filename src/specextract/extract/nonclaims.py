@@ -26,7 +26,6 @@ import re
 from collections.abc import Sequence
 
 from ..lexicon.lexicon import Lexicon
-from ..lexicon.trie import trie_regex
 from .cues import cue_pattern
 from .quantities import Quantity
 from .patterns import (AND_ABOVE_AFTER, ARCHITECTURE_SUBJECT, CACHE_AFTER, CAPABILITY_BEFORE,
@@ -94,23 +93,21 @@ def other_link(lex: Lexicon, text: str, q: Quantity, clause_start: int,
     "4.8 Tb/s of scale-out networking"); ``clause_end`` bounds what follows (a table cell)."""
     if q.dimension not in ("bandwidth", "bytes"):
         return False
-    reach = q.end + 24 if clause_end is None else min(q.end + 24, clause_end)
-    network_end = q.end + NETWORK_REACH if clause_end is None else min(q.end + NETWORK_REACH,
-                                                                        clause_end)
-    if lex.built(_network_after).match(text, q.end, network_end):
+    limit = len(text) if clause_end is None else clause_end
+    if lex.built(_network_after).match(text, q.end, min(q.end + NETWORK_REACH, limit)):
         return True
     if q.dimension != "bandwidth":
         return False
     head = text[max(clause_start, q.start - LINK_REACH):q.start]
     links = cue_pattern(lex, "other_link")
-    tail = text[q.end:reach]  # "900GB/s 超低功耗NVLink芯片到芯片互连": named after it
+    tail = text[q.end:min(q.end + 24, limit)]  # "900GB/s 超低功耗NVLink芯片到芯片互连": named after it
     stop = CLAUSE_END.search(tail)
     return bool(links.search(head) or links.search(tail[:stop.start() if stop else len(tail)]))
 
 
 def _network_after(lex: Lexicon) -> re.Pattern:
     """A network word right after a figure: after "的" or "of" and one modifier at most."""
-    words = trie_regex([r["cue"] for r in lex.of_kind("cues.tsv", "network_after")])
+    words = cue_pattern(lex, "network_after").pattern
     return re.compile(rf"(?<!\s)\s*+(?:的|of\s++)?(?:(?<![A-Za-z-])[A-Za-z-]++\s++)?(?:{words})",
                       re.IGNORECASE)
 

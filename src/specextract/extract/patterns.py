@@ -367,7 +367,6 @@ OWNER_TAIL = re.compile(r"""
     (?: (?: older | previous | prior ) \s++ )? $""", I | V)
 # "the company's Tesla V100": a product line before the chip
 LINE_TAIL = re.compile(r"(?: Tesla | GeForce | Quadro | Instinct ) \s*+ $", V)
-# "对比英伟达A100：FP16 312 TFLOPS…": a chip that heads what follows
 # "介乎 RTX 3060 Ti（4,864 個）與 RTX 3070（5,888 個）之間": the chip that closes a range
 BETWEEN_END = re.compile(r"(?<!\s)\s*+(?:[(（][^()（）\n]{0,20}[)）])?\s*+之[间間]")
 # "between the RTX 3060 Ti and the RTX 3070": the chip that closes an English range
@@ -378,6 +377,7 @@ OPEN_TAIL = re.compile(r"(?<=[^\s(（])\s*+[(（]\s*+$")
 # "全面超越H100：": a verb by which the subject beats the chip after it
 SURPASS = re.compile(r"(?: 超越 | 超过 | 胜过 | 优于 | 领先 | 碾压 | outperforms? | beats? | surpass(?:es)? ) \s*+ $",
                      I | V)
+# "对比英伟达A100：FP16 312 TFLOPS…": a chip that heads what follows
 LABEL_COLON = re.compile(r"(?<!\s) \s*+ [:：] | ^ [:：]", V)
 # comma-like marks that delimit clauses
 CLAUSE_PUNCTUATION = re.compile(r"[，,；;：:]", V)

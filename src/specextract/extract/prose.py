@@ -101,18 +101,16 @@ def unread_rows(drafts: list[Draft]) -> list[Draft]:
     and qualifier ("FP64 矢量 9.1 TFLOPS 40 TFLOPS 暂无" under chip names this reader did not
     take for a header) relinked "unread-row": that sentence is a table row whose columns were
     not read, and its figures accuse no chip."""
-    def row(d: Draft) -> tuple:
-        return d.sentence.start, d.entity, d.variant, d.attribute, d.qualifier
-
+    rows = [(d.sentence.start, d.entity, d.variant, d.attribute, d.qualifier)
+            if d.link in CARRIED and d.attribute != "speedup" else None for d in drafts]
     values: dict[tuple, set] = {}
-    for d in drafts:
-        if d.link in CARRIED and d.attribute != "speedup":
-            values.setdefault(row(d), set()).add(d.value)
-    spread = {key for key, seen in values.items() if len(seen) > 1}
+    for d, row in zip(drafts, rows):
+        if row is not None:
+            values.setdefault(row, set()).add(d.value)
+    spread = {row for row, seen in values.items() if len(seen) > 1}
     if not spread:
         return drafts
-    return [replace(d, link="unread-row") if d.link in CARRIED and d.attribute != "speedup"
-            and row(d) in spread else d for d in drafts]
+    return [replace(d, link="unread-row") if row in spread else d for d, row in zip(drafts, rows)]
 
 
 def _architecture_pattern(lex: Lexicon) -> re.Pattern:
