@@ -97,8 +97,25 @@ def test_two_figures_of_one_chip_in_a_sentence_keep_their_own_links():
     figures of two variants are two rows."""
     links = _links("A100 的显存有 40GB 和 80GB 两种。")
     assert "unread-row" not in links.values()
+    links = _links("The A100 ships with 40 GB or 80 GB of memory.")
+    assert "unread-row" not in links.values()
     links = _links("H100 SXM5 的 FP32 为 60 TFLOPS；PCIe 版本的 FP32 为 48 TFLOPS。")
     assert "unread-row" not in links.values()
+
+
+def test_figures_run_together_on_one_line_accuse_no_one():
+    """A table flattened onto one line ("显存带宽 1 TB/s 4 TB/s"): two figures of one
+    attribute with only spaces between them are cells of a row whose columns were not read,
+    even for a chip its clause names."""
+    from specextract import check
+    text = ("对比项 H800 (Hopper) L20 (Ada) 架构 Hopper Ada FP32 算力 51 TFLOPS 30 TFLOPS "
+            "FP16/BF16 性能 显存带宽 1 TB/s 4 TB/s")
+    claims = extract(text)
+    run = [c for c in claims if c.attribute in ("fp32", "fp16", "bf16", "memory_bandwidth")]
+    # "30 TFLOPS" before the next label is the row's cell, whichever label it was given
+    assert {c.value for c in run} == {51, 30, 1000, 4000}
+    assert {c.link for c in run} == {"unread-row"}
+    assert "contradicted" not in {c.verdict for c in check(run)}
 
 
 def test_a_list_under_a_line_naming_two_chips_is_no_accusation():

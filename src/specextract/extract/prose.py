@@ -88,7 +88,7 @@ def link_prose(found: Found, skip: list[Span]) -> list[Draft]:
             distinct = list({c.entity: c for c in real}.values())
             if len(distinct) >= 2:
                 group = distinct
-    return unread_rows(drafts)
+    return unread_rows(drafts, text)
 
 
 # links that carry a chip to a figure from outside its clause
@@ -96,21 +96,46 @@ CARRIED = frozenset({"list-head", "heading", "shared-head", "sentence", "topic",
                      "pronoun", "group"})
 
 
-def unread_rows(drafts: list[Draft]) -> list[Draft]:
+def unread_rows(drafts: list[Draft], text: str = "") -> list[Draft]:
     """``drafts``, where a sentence gives one carried chip two or more figures of one attribute
     and qualifier ("FP64 矢量 9.1 TFLOPS 40 TFLOPS 暂无" under chip names this reader did not
-    take for a header) relinked "unread-row": that sentence is a table row whose columns were
-    not read, and its figures accuse no chip."""
+    take for a header), or gives a chip two figures of one unit with nothing but spaces
+    between them ("FP32 60 TFLOPS 14.2 TFLOPS FP16 …": cells of a row run together on one
+    line), relinked "unread-row": that sentence is a table row whose columns were not read,
+    and its figures accuse no chip."""
     rows = [(d.sentence.start, d.entity, d.variant, d.attribute, d.qualifier)
-            if d.link in CARRIED and d.attribute != "speedup" else None for d in drafts]
+            if d.attribute != "speedup" else None for d in drafts]
     values: dict[tuple, set] = {}
     for d, row in zip(drafts, rows):
-        if row is not None:
+        if row is not None and d.link in CARRIED:
             values.setdefault(row, set()).add(d.value)
     spread = {row for row, seen in values.items() if len(seen) > 1}
+    run = _run_together(drafts, rows, text)
+    spread |= {rows[i] for i in run}
     if not spread:
         return drafts
-    return [replace(d, link="unread-row") if row in spread else d for d, row in zip(drafts, rows)]
+    return [replace(d, link="unread-row") if (i in run or row in spread and d.link in CARRIED)
+            else d for i, (d, row) in enumerate(zip(drafts, rows))]
+
+
+def _run_together(drafts: list[Draft], rows: list[tuple | None], text: str) -> set[int]:
+    """Positions of the prose-linked drafts one chip is given side by side with another
+    figure of the same dimension, different, nothing but spaces between them."""
+    out: set[int] = set()
+    placed = sorted((d.quantity.start, i) for i, (d, row) in enumerate(zip(drafts, rows))
+                    if row is not None and d.link in UNREAD_LINKS)
+    for (_, i), (_, j) in zip(placed, placed[1:]):
+        a, b = drafts[i], drafts[j]
+        if rows[i][:3] == rows[j][:3] and a.quantity.dimension == b.quantity.dimension \
+                and a.value != b.value and a.quantity.end <= b.quantity.start \
+                and text[a.quantity.end:b.quantity.start].isspace():
+            out |= {i, j}
+    starts = {drafts[i].quantity.start for i in out}  # with every draft of those figures
+    return {i for _, i in placed if drafts[i].quantity.start in starts}
+
+
+# links a row of run-together cells may have been given (what the prose reader makes)
+UNREAD_LINKS = CARRIED | {"clause"}
 
 
 def _architecture_pattern(lex: Lexicon) -> re.Pattern:

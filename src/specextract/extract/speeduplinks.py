@@ -10,7 +10,8 @@ from .comparisons import speedup_value
 from .cues import cue_pattern, cue_value
 from .drafts import NOT_METRICS, PRECISE_ATTRS, Draft, plausible, relations
 from .mentions import Mention
-from .patterns import (ALL_OF, ARCH_AFTER, ARCH_SUFFIX, CARDS_AFTER, COMPARE_WORD, FRAMING_TAIL,
+from .patterns import (ALL_OF, ARCH_AFTER, ARCH_SUFFIX, CARDS_AFTER, COMPARE_WORD,
+                       FIGURE_KEYWORD_GAP, FRAMING_TAIL,
                        GAIN_BEFORE, GAIN_LEAD, GLOSS, IMPLICIT_GAIN, INCREASE_IN, KEYWORD_JOIN,
                        LINE_TAIL, METRIC_AFTER, OF_AFTER, OF_CHIP_GAP, OF_RATIO_GAP, OWN_WORD, OWNER_TAIL,
                        POSSESSIVE_GAP,
@@ -293,6 +294,20 @@ class SpeedupLinks(Sentence):
             return before[-1].attribute
         same = [d for d in figures if d.entity == subject.entity and d.attribute not in NOT_METRICS
                 and d.quantity.start < clause.start]
-        return same[-1].attribute if same else ""
+        if same:
+            return same[-1].attribute
+        return self._counted_before(q, subject, start)
+
+    def _counted_before(self, q: Quantity, subject: Mention, start: int) -> str:
+        """The keyword a count or figure names in the clause before the gain's, after the
+        subject ("拥有 21,760 个计算单元，比 … 增加 33%"), when that figure made no claim
+        of its own (a figure the keyword cannot hold): the gain is of that quantity."""
+        after = max(subject.end, subject.variant_end)
+        lo = max(after, self._punctuated_clauses_start(q.start, 2))
+        named = [k for k in self.keywords if lo <= k.start and k.end <= start
+                 and k.attribute not in NOT_METRICS
+                 and any(FIGURE_KEYWORD_GAP.fullmatch(self.text, n.end, k.start)
+                         for n in self._figures_in(after, k.start))]
+        return named[-1].attribute if named else ""
 
 
