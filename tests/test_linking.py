@@ -105,8 +105,8 @@ def test_two_figures_of_one_chip_in_a_sentence_keep_their_own_links():
 
 def test_figures_run_together_on_one_line_accuse_no_one():
     """A table flattened onto one line ("显存带宽 1 TB/s 4 TB/s"): two figures of one
-    attribute with only spaces between them are cells of a row whose columns were not read,
-    even for a chip its clause names."""
+    dimension with only spaces (or nothing) between them are cells of a row whose columns
+    were not read, even for a chip its clause names or that follows them."""
     from specextract import check
     text = ("对比项 H800 (Hopper) L20 (Ada) 架构 Hopper Ada FP32 算力 51 TFLOPS 30 TFLOPS "
             "FP16/BF16 性能 显存带宽 1 TB/s 4 TB/s")
@@ -115,6 +115,11 @@ def test_figures_run_together_on_one_line_accuse_no_one():
     # "30 TFLOPS" before the next label is the row's cell, whichever label it was given
     assert {c.value for c in run} == {51, 30, 1000, 4000}
     assert {c.link for c in run} == {"unread-row"}
+    assert "contradicted" not in {c.verdict for c in check(run)}
+    # cells with no space at all between them, the chip named after them
+    run = [c for c in extract("Board power300W450WRTX 4090 reference design\n")
+           if c.attribute == "tdp"]
+    assert run and {c.link for c in run} == {"unread-row"}
     assert "contradicted" not in {c.verdict for c in check(run)}
 
 

@@ -67,8 +67,8 @@ LINKS = {
     "shared-head": "named above the spec list on a line naming another chip too (A vs B)",
     "topic-far": "carried from an earlier paragraph",
     "from": "old figure of a from-to change",
-    "unread-row": "chip carried to a line holding several of its figures for one attribute "
-                  "(a table row whose columns were not read)",
+    "unread-row": "chip carried to a line holding several of its figures for one attribute, "
+                  "or given figures run together (a table row whose columns were not read)",
 }
 STRONG_LINKS = frozenset({"clause", "possessive", "after", "joined", "respectively",
                           "table-column", "table-row", "run-table", "table-compare",

@@ -120,7 +120,8 @@ def unread_rows(drafts: list[Draft], text: str = "") -> list[Draft]:
 
 def _run_together(drafts: list[Draft], rows: list[tuple | None], text: str) -> set[int]:
     """Positions of the prose-linked drafts one chip is given side by side with another
-    figure of the same dimension, different, nothing but spaces between them."""
+    figure of the same dimension, different, nothing but spaces between them
+    ("1 TB/s 2 TB/s", "750W350W700W")."""
     out: set[int] = set()
     placed = sorted((d.quantity.start, i) for i, (d, row) in enumerate(zip(drafts, rows))
                     if row is not None and d.link in UNREAD_LINKS)
@@ -128,14 +129,14 @@ def _run_together(drafts: list[Draft], rows: list[tuple | None], text: str) -> s
         a, b = drafts[i], drafts[j]
         if rows[i][:3] == rows[j][:3] and a.quantity.dimension == b.quantity.dimension \
                 and a.value != b.value and a.quantity.end <= b.quantity.start \
-                and text[a.quantity.end:b.quantity.start].isspace():
+                and not text[a.quantity.end:b.quantity.start].strip():
             out |= {i, j}
     starts = {drafts[i].quantity.start for i in out}  # with every draft of those figures
     return {i for _, i in placed if drafts[i].quantity.start in starts}
 
 
 # links a row of run-together cells may have been given (what the prose reader makes)
-UNREAD_LINKS = CARRIED | {"clause"}
+UNREAD_LINKS = CARRIED | {"clause", "possessive", "after"}
 
 
 def _architecture_pattern(lex: Lexicon) -> re.Pattern:
