@@ -145,3 +145,32 @@ def test_a_header_wrapped_over_lines_reads_its_table_without_accusing():
     assert "contradicted" not in {c.verdict for c in check(claims)}
     plain = "规格一览\n\nT4 A100 PCIe\nCUDA Core数量 2560 6912\n显存 16GB 40GB\n"
     assert set(_links(plain).values()) == {"run-table"}
+
+
+def test_a_header_one_cell_per_line_reads_its_table_without_accusing():
+    """Header cells one per line, a chip name, then its variant on the next ("A10" /
+    "24GB PCIe" / "L4L40S"): the line taken for the header is two lines from another
+    chip name, so its columns are a guess."""
+    from specextract import check
+    text = ("型号A10\n24GB PCIe\nA30\n24GB PCIe\nL4L40S\n48GB PCIe\n"
+            "FP32 (TFLOPS)31.210.330.391.6\n")
+    claims = [c for c in extract(text) if c.attribute == "fp32"]
+    assert claims and {c.link for c in claims} == {"wrapped-header"}
+    assert "contradicted" not in {c.verdict for c in check(claims)}
+
+
+def test_a_row_with_more_cells_than_header_names_accuses_no_one():
+    """A row holding more figures than the header names chips (beyond "dense / sparse"
+    pairs): the header names only some of the columns."""
+    from specextract import check
+    text = "L4 L40S\n显存 24GB GDDR6 48GB 32GB 80GB\nFP8 (TFLOPS) 121/242 1466/2933\n"
+    claims = extract(text)
+    memory = [c for c in claims if c.attribute == "memory_size"]
+    assert memory and {c.link for c in memory} == {"wrapped-header"}
+    assert "contradicted" not in {c.verdict for c in check(memory)}
+    fp8 = [c for c in claims if c.attribute == "fp8"]  # a pair per chip is one column each
+    assert len(fp8) == 4 and {c.link for c in fp8} == {"run-table"}
+    # the same on one line after the chip names
+    links = _links("参数对比：L4 L40S 显存容量 24GB 48GB 32GB 80GB 功耗 72W 350W。")
+    assert links[("L4", "memory_size", 24)] == "wrapped-header"
+    assert links[("L4", "tdp", 72)] == "run-table"

@@ -265,3 +265,12 @@ def piece_quantity(piece: Piece, units: Units) -> Quantity | None:
     number = times(number, factor)
     return Quantity(piece.start, piece.end, number.value, number.precision_exp, dimension, written,
                     number_start=piece.number_start, number_end=num_end)
+
+
+def more_columns(found: Found, figures: list[tuple[int, int]], columns: int) -> bool:
+    """Does a row with these figures ((start, end), in order) hold more of them than its
+    header has ``columns``, beyond "dense / sparse" pairs (a slash between two figures)?
+    Then the header names only some of the columns, and which cell is whose is a guess."""
+    pairs = sum(1 for (_, a), (b, _) in zip(figures, figures[1:])
+                if found.masked[a:b].strip() == "/")
+    return len(figures) - pairs > columns

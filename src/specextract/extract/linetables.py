@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .cells import in_span as _in, label_info as _label, piece_draft, piece_quantity
+from .cells import in_span as _in, label_info as _label, more_columns, piece_draft, piece_quantity
 from .comparecol import compare_draft, is_compare_header, speedup_value
 from .gluedcells import Cell, Piece, parses
 from .mentions import Keyword, Mention
@@ -102,8 +102,12 @@ def _tail_after_names(found: Found, line: Span, chips: list[Mention]) -> str | N
 
 def _wrapped(found: Found, lines: list[Span], i: int) -> bool:
     """Is header line ``i`` one line of a header wrapped over several (a line of chip names
-    just above or below it: "V100 PCIe" / "T4 A100 PCIe" / "A100 SXM")?"""
-    return any(0 <= j < len(lines) and _names_only(found, lines[j]) for j in (i - 1, i + 1))
+    just above or below it, or two lines off with a line between: "V100 PCIe" / "T4 A100
+    PCIe" / "A100 SXM", "H100" / "80GB PCIe" / "H20H800" / "80GB SXM")?"""
+    def near(j: int) -> bool:
+        between = lines[min(i, j) + 1:max(i, j)]
+        return 0 <= j < len(lines) and all(found.text[b.start:b.end].strip() for b in between)
+    return any(near(j) and _names_only(found, lines[j]) for j in (i - 1, i + 1, i - 2, i + 2))
 
 
 def _names_only(found: Found, line: Span) -> bool:
@@ -182,7 +186,14 @@ def _row(found: Found, header: Header, label: Span, values: Span) -> list[Draft]
             break
     if not readings:
         return None
-    return best(readings) or []
+    read = best(readings) or []
+    line_start = found.text.rfind("\n", 0, values.start) + 1  # (a label may hold cells too)
+    figures = [(q.start, q.end) for q in found.within("quantities", line_start, values.end)
+               if q.dimension != "bare"]
+    if read and more_columns(found, figures, len(widths) and widths[0]):
+        # "80GB HBM2e80GB94GB96GB80GB" under two names: the header names only some columns
+        read = [replace(d, link="wrapped-header") for d in read]
+    return read
 
 
 def best(readings: list[tuple[list[Cell], list[Draft]]]) -> list[Draft] | None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .cells import cell_drafts, in_span as _in
+from .cells import cell_drafts, in_span as _in, more_columns
 from .comparecol import cell_speedups, compare_draft, is_compare_header, speedup_value
 from .linetables import read_line_tables, text_lines
 from .mentions import Keyword, Mention
@@ -229,8 +229,12 @@ def _run_rows(found: Found, header: list[Mention], stop_at: int,
         if any(LONG_DECIMALS.match(found.masked, s0) for s0, _, q in slots if q is not None):
             continue  # "1321.2/2642.4568/1136": two cells run together, no clear split
         label = Span(kw.start, cells[0][0])
+        # more cells than chips, each with its own unit ("80GB HBM2e80GB94GB96GB" under two
+        # names): columns the run does not name, so which cell is whose is a guess
+        figures = [(s0, e0) for s0, e0, q in slots if q is not None]
+        link = "wrapped-header" if more_columns(found, figures, len(header)) else "run-table"
         for chip, (s0, e0, q) in zip(header, cells):
             if q is not None:
-                drafts.extend(cell_drafts(found, chip, label, Span(s0, e0), labels, "run-table"))
+                drafts.extend(cell_drafts(found, chip, label, Span(s0, e0), labels, link))
         end = cells[-1][1]
     return drafts, end
