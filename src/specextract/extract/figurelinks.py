@@ -19,7 +19,7 @@ from .drafts import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, 
 from .mentions import Keyword, Mention
 from .patterns import (ASIDE_AFTER, ASIDE_CHIP, ASIDE_OPEN, OF_PREDECESSOR, GLOSS_GAP, GLOSS_OPEN,
                        ASSIGN_GAP, BOTH, CHIP_JOIN, CLOSE_AFTER,
-                       COUNT_GAP, FOR_CHIP, FROM, GENERIC_BANDWIDTH, GROUP_REF, KEYWORD_JOIN,
+                       COUNT_GAP, DESCRIBES_CHIP, FOR_CHIP, FROM, GENERIC_BANDWIDTH, GROUP_REF, KEYWORD_JOIN,
                        LABEL_GAP, LINK_WORDS, POSSESSIVE, POSSESSIVE_LIST, PRONOUN_START,
                        SEPARATOR, TIGHT_GAP, TO_AFTER)
 from .quantities import Quantity
@@ -302,7 +302,7 @@ class FigureLinks(Sentence):
 
     def _named_after(self, q: Quantity) -> Mention | None:
         """A chip the words right after the figure give it to: "640个CUDA核心(V100)",
-        "14,080 units (220 CU) for the MI250X"."""
+        "14,080 units (220 CU) for the MI250X", "600W 的 RTX 5090"."""
         clause = self.clause(q.start)
         i = bisect_left(self._chip_starts(), q.end)
         for c in self.chips[i:i + 1]:  # the first chip after the figure
@@ -311,7 +311,7 @@ class FigureLinks(Sentence):
             gap = self.text[q.end:c.start]
             after = max(c.end, c.variant_end)
             if (ASIDE_CHIP.fullmatch(gap.strip()) and CLOSE_AFTER.match(self.text[after:after + 4].lstrip())) \
-                    or FOR_CHIP.fullmatch(gap):
+                    or FOR_CHIP.fullmatch(gap) or DESCRIBES_CHIP.fullmatch(gap):
                 return c
             return None
         return None

@@ -275,6 +275,12 @@ ASIDE_CHIP = re.compile(r"(?: [^\s，。,;；()（）\d]{1,10}+ \s*+ )? [(（]",
 CLOSE_AFTER = re.compile(r"[)）]", V)
 # "(220 CU) for the MI250X"
 FOR_CHIP = re.compile(r"[^,;.，。；\d]{0,24}? \b for \s++ (?: the \s++ )?", I | V)
+# "600W 的 RTX 5090": a figure that describes the chip named right after it
+DESCRIBES_CHIP = re.compile(r"""
+    (?<!\s)\s*+ 的 \s*+
+    (?: (?: NVIDIA|Nvidia|AMD|Intel|GeForce|RTX|GTX|Tesla|Quadro|Instinct|Radeon|RX|Gaudi
+          | 英伟达|英偉達|輝達|华为|華為|昇腾|昇騰 ) \s*+ )*+    # vendor and brand words
+    """, re.VERBOSE)
 # what opens a list line: "1. ", "- ", "**"
 LIST_LEAD = frozenset(" \t\n*#>-•·0123456789.、)）")
 # "2080亿(H100 的 2.6 倍)": a chip in an aside is not the figure's
