@@ -231,7 +231,9 @@ def _run_rows(found: Found, header: list[Mention], stop_at: int,
         label = Span(kw.start, cells[0][0])
         # more cells than chips, each with its own unit ("80GB HBM2e80GB94GB96GB" under two
         # names): columns the run does not name, so which cell is whose is a guess
-        figures = [(s0, e0) for s0, e0, q in slots if q is not None]
+        line_end = text.find("\n", cells[0][0])  # (the row's own line: later lines are prose)
+        line_end = len(text) if line_end < 0 else line_end
+        figures = [(s0, e0) for s0, e0, q in slots if q is not None and s0 < line_end]
         link = "wrapped-header" if more_columns(found, figures, len(header)) else "run-table"
         for chip, (s0, e0, q) in zip(header, cells):
             if q is not None:
