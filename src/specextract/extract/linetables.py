@@ -104,9 +104,9 @@ def _wrapped(found: Found, lines: list[Span], i: int) -> bool:
     """Is header line ``i`` one line of a header wrapped over several (a line of chip names
     just above or below it, or two lines off with a line between: "V100 PCIe" / "T4 A100
     PCIe" / "A100 SXM", "H100" / "80GB PCIe" / "H20H800" / "80GB SXM")?"""
-    def near(j: int) -> bool:
-        between = lines[min(i, j) + 1:max(i, j)]
-        return 0 <= j < len(lines) and all(found.text[b.start:b.end].strip() for b in between)
+    def near(j: int) -> bool:  # no blank line between
+        return 0 <= j < len(lines) and all(found.text[b.start:b.end].strip()
+                                           for b in lines[min(i, j) + 1:max(i, j)])
     return any(near(j) and _names_only(found, lines[j]) for j in (i - 1, i + 1, i - 2, i + 2))
 
 
@@ -187,13 +187,17 @@ def _row(found: Found, header: Header, label: Span, values: Span) -> list[Draft]
     if not readings:
         return None
     read = best(readings) or []
-    line_start = found.text.rfind("\n", 0, values.start) + 1  # (a label may hold cells too)
-    figures = [(q.start, q.end) for q in found.within("quantities", line_start, values.end)
-               if q.dimension != "bare"]
-    if read and more_columns(found, figures, len(widths) and widths[0]):
+    if read and more_columns(found, _line_figures(found, values), widths[0]):
         # "80GB HBM2e80GB94GB96GB80GB" under two names: the header names only some columns
         read = [replace(d, link="wrapped-header") for d in read]
     return read
+
+
+def _line_figures(found: Found, values: Span) -> list[tuple[int, int]]:
+    """The figures with a unit on the line of ``values`` (a label may hold cells too)."""
+    line_start = found.text.rfind("\n", 0, values.start) + 1
+    return [(q.start, q.end) for q in found.within("quantities", line_start, values.end)
+            if q.dimension != "bare"]
 
 
 def best(readings: list[tuple[list[Cell], list[Draft]]]) -> list[Draft] | None:

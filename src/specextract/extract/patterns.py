@@ -26,6 +26,9 @@ import re
 
 I, V = re.IGNORECASE, re.VERBOSE
 
+# vendor and brand words that may stand before a chip name (a fragment)
+BRAND_WORDS = "NVIDIA|Nvidia|AMD|GeForce|Tesla|Quadro|Instinct|Radeon|英伟达|英偉達|輝達|华为|華為|昇腾|昇騰"
+
 # === segment: sentences, clauses, line layouts ==========================================
 
 # Each sentence and clause pattern starts with a look-ahead on the characters a match can
@@ -276,10 +279,9 @@ CLOSE_AFTER = re.compile(r"[)）]", V)
 # "(220 CU) for the MI250X"
 FOR_CHIP = re.compile(r"[^,;.，。；\d]{0,24}? \b for \s++ (?: the \s++ )?", I | V)
 # "600W 的 RTX 5090": a figure that describes the chip named right after it
-DESCRIBES_CHIP = re.compile(r"""
+DESCRIBES_CHIP = re.compile(rf"""
     (?<!\s)\s*+ 的 \s*+
-    (?: (?: NVIDIA|Nvidia|AMD|Intel|GeForce|RTX|GTX|Tesla|Quadro|Instinct|Radeon|RX|Gaudi
-          | 英伟达|英偉達|輝達|华为|華為|昇腾|昇騰 ) \s*+ )*+    # vendor and brand words
+    (?: (?: {BRAND_WORDS} | Intel|RTX|GTX|RX|Gaudi ) \s*+ )*+    # vendor, brand and line words
     """, re.VERBOSE)
 # what opens a list line: "1. ", "- ", "**"
 LIST_LEAD = frozenset(" \t\n*#>-•·0123456789.、)）")
@@ -528,10 +530,9 @@ LABEL_TAIL = re.compile(r"""
 
 # === linetables: one line per table row =================================================
 
-HEADER_FILLER = re.compile(r"""
+HEADER_FILLER = re.compile(rf"""
     ^[\s|/]*+
-    (?: (?: NVIDIA|Nvidia|AMD|GeForce|Tesla|Quadro|Instinct|Radeon|英伟达|英偉達|輝達
-          | 华为|華為|昇腾|昇騰 )             # vendor and brand words
+    (?: (?: {BRAND_WORDS} )             # vendor and brand words
         [\s|/]*+ )*+$
     """, re.VERBOSE)
 # labels that name an attribute word but count something else: units of one precision

@@ -96,7 +96,7 @@ CARRIED = frozenset({"list-head", "heading", "shared-head", "sentence", "topic",
                      "pronoun", "group"})
 
 
-def unread_rows(drafts: list[Draft], text: str = "") -> list[Draft]:
+def unread_rows(drafts: list[Draft], text: str) -> list[Draft]:
     """``drafts``, where a sentence gives one carried chip two or more figures of one attribute
     and qualifier ("FP64 矢量 9.1 TFLOPS 40 TFLOPS 暂无" under chip names this reader did not
     take for a header), or gives a chip two figures of one unit with nothing but spaces
@@ -127,7 +127,8 @@ def _run_together(drafts: list[Draft], rows: list[tuple | None], text: str) -> s
                     if row is not None and d.link in UNREAD_LINKS)
     for (_, i), (_, j) in zip(placed, placed[1:]):
         a, b = drafts[i], drafts[j]
-        if rows[i][:3] == rows[j][:3] and a.quantity.dimension == b.quantity.dimension \
+        same_chip = rows[i][:3] == rows[j][:3]  # (sentence, chip, variant)
+        if same_chip and a.quantity.dimension == b.quantity.dimension \
                 and a.value != b.value and a.quantity.end <= b.quantity.start \
                 and not text[a.quantity.end:b.quantity.start].strip():
             out |= {i, j}
