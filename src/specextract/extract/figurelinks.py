@@ -19,9 +19,9 @@ from .drafts import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, 
 from .mentions import Keyword, Mention
 from .patterns import (ASIDE_AFTER, ASIDE_CHIP, ASIDE_OPEN, OF_PREDECESSOR, GLOSS_GAP, GLOSS_OPEN,
                        ASSIGN_GAP, BOTH, CHIP_JOIN, CLOSE_AFTER,
-                       COUNT_GAP, DESCRIBES_CHIP, FOR_CHIP, FROM, GENERIC_BANDWIDTH, GROUP_REF, KEYWORD_JOIN,
+                       COUNT_GAP, DESCRIBES_CHIP, FOR_CHIP, ON_CHIP, FROM, GENERIC_BANDWIDTH, GROUP_REF, KEYWORD_JOIN,
                        LABEL_GAP, LINK_WORDS, POSSESSIVE, POSSESSIVE_LIST, PRONOUN_START,
-                       SEPARATOR, TIGHT_GAP, TO_AFTER)
+                       SEPARATOR, TIGHT_GAP, TO_AFTER, VARIANT_OF)
 from .quantities import Quantity
 from .headings import grid_row, heading_chip
 from .segment import list_under
@@ -233,8 +233,10 @@ class FigureLinks(Sentence):
         before = [c for c in self.chips if c.end <= q.start]
         if before:
             gap = self.text[max(before[-1].end, before[-1].variant_end):q.start]
-            if POSSESSIVE.match(gap) or POSSESSIVE_LIST.match(gap):
-                # "the H100's 80 billion", "V100的900 GB/s", "H100的80GB、3.35TB/s"
+            if (POSSESSIVE.match(gap) or POSSESSIVE_LIST.match(gap)) and not VARIANT_OF.search(
+                    self.text, max(self.span.start, before[-1].start - 32), before[-1].start):
+                # "the H100's 80 billion", "V100的900 GB/s", "H100的80GB、3.35TB/s" (not "a
+                # variant of the B200 (700W)": the variant's figure)
                 return before[-1], "possessive"
         if FROM.search(self.text, max(self.span.start, q.start - 3), q.start) \
                 and TO_AFTER.match(self.text, q.end):  # (not "由2080亿个晶体管组成")
@@ -311,7 +313,7 @@ class FigureLinks(Sentence):
             gap = self.text[q.end:c.start]
             after = max(c.end, c.variant_end)
             if (ASIDE_CHIP.fullmatch(gap.strip()) and CLOSE_AFTER.match(self.text[after:after + 4].lstrip())) \
-                    or FOR_CHIP.fullmatch(gap) or DESCRIBES_CHIP.fullmatch(gap):
+                    or FOR_CHIP.fullmatch(gap) or ON_CHIP.fullmatch(gap) or DESCRIBES_CHIP.fullmatch(gap):
                 return c
             return None
         return None

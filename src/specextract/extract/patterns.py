@@ -66,7 +66,10 @@ LIST_MARK = re.compile(r"""
 SYSTEM_BEFORE = re.compile(r"""
     (?: DGX|SuperPOD|ExaPOD|集群|超算|超级计算机           # a system or a cluster
       | (?:[2-9]|八|四|两)\s*(?:卡|-GPU|GPU|x|路|颗|张|块)   # "8-GPU", "八卡"
-        \s*(?:HGX|DGX)? )                                # "8x HGX"
+        \s*(?:HGX|DGX)?                                  # "8x HGX"
+      | (?<![第\d.])(?:[2-9]|[1-9]\d{1,2}|二|两|兩|三|四|六|八|十六)   # "两个 B200", "72 颗 B200":
+        \s*(?:个|個|颗|顆|张|張|块|塊)                      # chips counted, a system's parts
+      | (?<![A-Za-z])(?:two|four|eight|dual|twin)\s )     # "two B200 GPUs"
     \s*$
     """, re.IGNORECASE | re.VERBOSE)
 SYSTEM_AFTER = re.compile(r"^\s*(?:NVL(?:72|36|576)|SuperPOD|集群|超算|服务器|Station|8-GPU|八卡|8卡)",
@@ -85,6 +88,9 @@ NOT_AFTER = re.compile(r"""
     (?: 系列|系(?![统統])|家族|架构|架構|平台                     # "系列", "架构"
       | (?i:series|family|architecture|platform)(?![a-z]) )     # "series", "family"
     """, re.VERBOSE)
+# "the B200/B300 series": chips named as a product line (not a table's header; a row label
+# such as "架构" may follow a real header directly, so only series words count here)
+SERIES_AFTER = re.compile(r"(?<!\s)\s*+(?:系列|家族|(?i:series|family)(?![a-z]))")
 GLUED_SUFFIX = re.compile(r"""
       (?<=[0-9])(?=(?i:Ti|Super|Ultra|Pro|Max|Plus|Gen|Elite|Bionic)(?![a-z]))   # "4090Ti"
     | (?<=Gen)(?=[0-9])                                                      # "Gen5"
@@ -278,9 +284,12 @@ ASIDE_CHIP = re.compile(r"(?: [^\s，。,;；()（）\d]{1,10}+ \s*+ )? [(（]",
 CLOSE_AFTER = re.compile(r"[)）]", V)
 # "(220 CU) for the MI250X"
 FOR_CHIP = re.compile(r"[^,;.，。；\d]{0,24}? \b for \s++ (?: the \s++ )?", I | V)
+# "9.0 PF on B200": a figure given on the chip named right after it
+ON_CHIP = re.compile(r"(?<!\s) \s++ on \s++ (?: the \s++ )?", I | V)
 # "600W 的 RTX 5090": a figure that describes the chip named right after it
 DESCRIBES_CHIP = re.compile(rf"""
-    (?<!\s)\s*+ 的 \s*+
+    (?<!\s)\s*+ (?: (?: 显存 | 顯存 | 内存 | 內存 | 記憶體 | 功耗 | 容量 ) \s*+ )?   # "24GB显存的 RTX 4090 D"
+    的 \s*+
     (?: (?: {BRAND_WORDS} | Intel|RTX|GTX|RX|Gaudi ) \s*+ )*+    # vendor, brand and line words
     """, re.VERBOSE)
 # what opens a list line: "1. ", "- ", "**"
@@ -354,6 +363,11 @@ VENDOR_TAIL = re.compile(r"""
     | (?: GeForce | RTX | GTX | Radeon | Instinct ) \s*+ $""", V)
 # "from" of a from-to change: "带宽从 600GB/s 降到 400GB/s"
 FROM = re.compile(r"(?: 从 | 由 ) \s* $", V)
+# "a lower-power variant of the B200", "successor to the H100": the chip another one is
+# made from or follows (the figures near it are the other one's)
+VARIANT_OF = re.compile(r"""
+    (?<![A-Za-z-]) (?: variant | version | derivative | successor | replacement | spin-?off )
+    \s++ (?: of | to | for ) \s++ (?: the \s++ | an? \s++ )? $""", I | V)
 # "从600GB/s降到400GB/s", "由 80GB 提升至 141GB": the change a from-figure starts
 TO_AFTER = re.compile(r"[^，。,;；\n]{0,12}? (?: 到 | 至 | 降 | 升 | 增 | 提高 | 提升 | 减少 | 变为 | 变成 | 改为 )", V)
 # "是 V100 的 …": a weak comparison that needs 的 after the chip (OF_AFTER)

@@ -15,7 +15,7 @@ from .patterns import (ASIDE_PREDECESSOR, AFTER_RATIO, BETWEEN_AND, BETWEEN_END,
                        LABEL_COLON, LIST_GAP, MODIFIED_COMPARE, OF_AFTER, OWNER_TAIL, LINE_TAIL,
                        PER_INSTANCE, PER_INSTANCE_BEFORE, PREDECESSOR_TAIL, RATIO_OF, REFUTED,
                        SAME_AS, STRONG_COMPARE, VENDOR_TAIL, WEAK_COMPARE, WITH,
-                       WITH_MODIFIED, LEAD_MODIFIED_COMPARE, UPGRADE_OF,
+                       WITH_MODIFIED, LEAD_MODIFIED_COMPARE, UPGRADE_OF, VARIANT_OF,
                        NAME_WORD_TAIL, GPU_LEAD)
 from .quantities import Quantity
 from .segment import Span, clause_breaks
@@ -99,12 +99,7 @@ class Sentence:
             return True
         if PER_INSTANCE_BEFORE.search(self.text, max(self.span.start, q.start - 8), q.start):
             return True
-        if self._exclusions is None:  # once per sentence
-            self._exclusions = [(m.start(), m.end(), cue_value(self.lex, "exclude", m.group()))
-                                for m in cue_pattern(self.lex, "exclude").finditer(
-                                    self.text, self.span.start, self.span.end)]
-            refuted = REFUTED.search(self.text, self.span.start, self.span.end)
-            self._refuted_at = refuted.start() if refuted else None
+        self.exclusion_cues()
         if self._refuted_at is not None and self._refuted_at >= q.end:
             return True
         if not self._exclusions:
@@ -123,6 +118,16 @@ class Sentence:
                 return True
         return False
 
+
+    def exclusion_cues(self) -> list[tuple[int, int, str]]:
+        """(start, end, why) of the sentence's exclude cues, found once per sentence."""
+        if self._exclusions is None:
+            self._exclusions = [(m.start(), m.end(), cue_value(self.lex, "exclude", m.group()))
+                                for m in cue_pattern(self.lex, "exclude").finditer(
+                                    self.text, self.span.start, self.span.end)]
+            refuted = REFUTED.search(self.text, self.span.start, self.span.end)
+            self._refuted_at = refuted.start() if refuted else None
+        return self._exclusions
 
     def _outcome_after(self, q: Quantity, clause: Span, cue: int) -> bool:
         """'为了达成 100 TFLOPs，试着解锁功率限制': a measuring or overclocking word in the next
@@ -184,6 +189,7 @@ class Sentence:
                 or self._compared_through_modifier(c):
             return True  # "over the company's older Tesla V100", "比配备 HBM3 的 H100"
         if (STRONG_COMPARE.search(head) or AFTER_RATIO.search(head) or FROM.search(head)
+                or VARIANT_OF.search(head)
                 or RATIO_OF.match(tail) or UPGRADE_OF.match(tail) or BETWEEN_END.match(tail)
                 or (WEAK_COMPARE.search(head) and OF_AFTER.match(tail))
                 or (WITH.search(head) and SAME_AS.match(tail))

@@ -84,6 +84,10 @@ class SpeedupLinks(Sentence):
                 baseline = self.prev_speedup.baseline
         if subject is None and baseline:
             subject = self._subject_after(q, baseline, figures)
+        if subject is not None and subject.start < self.span.start and any(
+                why == "system" and start < q.start for start, _, why in self.exclusion_cues()):
+            return None  # "与 H100 相比，SuperPOD 的训练性能提升 4 倍，推理性能提高 30 倍": the
+            # system's gains (the sentence names a system and not the chip carried to it)
         if subject is None or not baseline or subject.entity == baseline or subject.system \
                 or subject.kind or any(c.kind for c in self.chips if c.entity == baseline):
             return None

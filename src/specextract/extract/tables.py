@@ -26,7 +26,7 @@ from .mentions import Keyword, Mention
 from .drafts import THROUGHPUT_ATTRS, Draft, Found, inside_any
 from .rowtables import read_row_tables
 from .segment import Span
-from .patterns import (EMPTY_CELL, LABEL_TAIL, LONG_DECIMALS, RUN_GAP, SEPARATOR_ROW, SPACE_RUN,
+from .patterns import (EMPTY_CELL, LABEL_TAIL, LONG_DECIMALS, RUN_GAP, SERIES_AFTER, SEPARATOR_ROW, SPACE_RUN,
                        TABLE_HEADER_GAP as HEADER_GAP, TABLE_WIDE_GAP as WIDE_GAP)
 
 
@@ -180,8 +180,9 @@ def _read_runs(found: Found, taken: list[Span]) -> list[tuple[list[Draft], Span]
                 break
             run.append(nxt)
         i += len(run)
-        if len(run) >= 2 and len({c.entity for c in run}) >= 2:
-            headers.append(run)
+        if len(run) >= 2 and len({c.entity for c in run}) >= 2 \
+                and not SERIES_AFTER.match(text, max(run[-1].end, run[-1].variant_end)):
+            headers.append(run)  # (not "the B200/B300 series": a product line, no header)
     out = []
     for n, run in enumerate(headers):
         stop = headers[n + 1][0].start if n + 1 < len(headers) else len(text)
