@@ -12,7 +12,8 @@ from decimal import Decimal
 
 from ..lexicon.lexicon import Lexicon
 from .cues import cue_pattern
-from .patterns import FRACTION_HEAD, FRACTION_TAIL, OF_CHIP, OF_TAIL, ONE_FOLD, ONLY_HEAD
+from .patterns import (COMPARED_LESS, COMPARED_MORE, FRACTION_HEAD, FRACTION_TAIL, OF_CHIP, OF_TAIL,
+                       ONE_FOLD, ONLY_HEAD)
 from .quantities import Quantity
 
 
@@ -45,6 +46,11 @@ def _percent(lex: Lexicon, text: str, q: Quantity, start: int, end: int) -> tupl
     if cue_pattern(lex, "decrease").search(near):
         return 1 - q.value / 100, exp
     if cue_pattern(lex, "increase").search(near):
+        return 1 + q.value / 100, exp
+    head = max(start, q.start - 32)
+    if COMPARED_LESS.search(text, head, q.start):
+        return 1 - q.value / 100, exp
+    if COMPARED_MORE.search(text, head, q.start):
         return 1 + q.value / 100, exp
     if _share_of(text, q, start, end):
         return q.value / 100, exp

@@ -492,6 +492,10 @@ OF_CHIP = re.compile(r"""
     [A-Z][A-Za-z]*+ \s? \d                # a model name: letters, then a digit
     """, V)
 # "提升一倍": 一倍 with a word of increase is 2
+# "比 B200 高 50%", "比 H100 少约 20%": a bare more / less word after a 比 comparison, right
+# before a percentage (alone, 高 and 多 are no gain words: "高达 50%")
+COMPARED_MORE = re.compile(r"比 [^，。,;；！？]{1,24}? (?: 高 | 多 | 大 | 强 ) 了? \s*+ (?: 约 | 近 | 将近 )? \s*+ $", V)
+COMPARED_LESS = re.compile(r"比 [^，。,;；！？]{1,24}? (?: 低 | 少 | 小 | 弱 ) 了? \s*+ (?: 约 | 近 | 将近 )? \s*+ $", V)
 ONE_FOLD = re.compile(r"(?: 提升 | 提高 | 增加 | 增长 | 快 | 加快 | 高出 | 多出 | 翻 ) 了? \s*+ $", V)
 
 # === fractionwords: fractions written as words or "/" ===================================
