@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from ..lexicon.trie import either, first_chars, model_name, plain_trie, scan, squash, trie_regex
 from .chipnames import find_names
-from .patterns import (ALIAS_SEPARATORS, NOT_A_CHIP_AFTER, SYSTEM_AFTER, SYSTEM_BEFORE,
-                       VARIANT_SEP)
+from .patterns import (ALIAS_SEPARATORS, CODENAME_GAP, NOT_A_CHIP_AFTER, SYSTEM_AFTER,
+                       SYSTEM_BEFORE, VARIANT_SEP)
 
 CONTEXT_WINDOW = 40
 
@@ -153,7 +153,20 @@ def _with_names(text: str, found: list[Mention], by_alias: dict, lex: Lexicon) -
         out.remove(overlap)
         out.add(_mention(text, n.start, n.end, entity, lex,
                          "" if n.cls == "accelerator" else n.cls))
-    return sorted(out.in_order(), key=lambda c: c.start)
+    return _code_names(text, sorted(out.in_order(), key=lambda c: c.start))
+
+
+def _code_names(text: str, found: list[Mention]) -> list[Mention]:
+    """A chip named as the code name of the chip right before it ("The H200 (codename:
+    GH200)") names that chip in the whole document: its figures are that chip's."""
+    means: dict[str, str] = {}
+    for prev, c in zip(found, found[1:]):
+        if c.entity != prev.entity and not prev.system and not prev.kind and not c.kind \
+                and CODENAME_GAP.fullmatch(text, max(prev.end, prev.variant_end), c.start):
+            means.setdefault(c.entity, prev.entity)
+    if not means:
+        return found
+    return [replace(c, entity=means[c.entity]) if c.entity in means else c for c in found]
 
 
 class _Spans:

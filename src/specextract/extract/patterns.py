@@ -74,6 +74,11 @@ SYSTEM_BEFORE = re.compile(r"""
     """, re.IGNORECASE | re.VERBOSE)
 SYSTEM_AFTER = re.compile(r"^\s*(?:NVL(?:72|36|576)|SuperPOD|集群|超算|服务器|Station|8-GPU|八卡|8卡)",
                           re.IGNORECASE)
+# "The H200 (codename: GH200)": a chip name given as another chip's code name
+CODENAME_GAP = re.compile(r"""
+    (?<!\s) \s*+ [(（]? \s*+
+    (?: (?i:code\s?name) | 核心代号 | 核心代號 | 代号 | 代號 ) \s*+ [:：]? \s*+ (?: 为 | 為 | 是 )? \s*+
+    """, re.VERBOSE)
 VARIANT_SEP = re.compile(r"[\s\-_/]{0,2}")                   # between a chip and its variant
 NOT_A_CHIP_AFTER = re.compile(r"(?<!\s)\s*+(?:缓存|cache|Cache|快取|高速缓存)")   # "L2 缓存"
 ALIAS_SEPARATORS = re.compile(r"[\s\-]")                     # dropped from an alias's key
