@@ -106,9 +106,10 @@ def test_two_figures_of_one_chip_in_a_sentence_keep_their_own_links():
 def test_figures_run_together_on_one_line_accuse_no_one():
     """A table flattened onto one line ("显存带宽 1 TB/s 4 TB/s"): two figures of one
     dimension with only spaces (or nothing) between them are cells of a row whose columns
-    were not read, even for a chip its clause names or that follows them."""
+    were not read, even for a chip its clause names or that follows them. (A header that
+    names the chips with only a bracketed note between them is read column by column.)"""
     from specextract import check
-    text = ("对比项 H800 (Hopper) L20 (Ada) 架构 Hopper Ada FP32 算力 51 TFLOPS 30 TFLOPS "
+    text = ("对比项 H800 基于 Hopper L20 基于 Ada FP32 算力 51 TFLOPS 30 TFLOPS "
             "FP16/BF16 性能 显存带宽 1 TB/s 4 TB/s")
     claims = extract(text)
     run = [c for c in claims if c.attribute in ("fp32", "fp16", "bf16", "memory_bandwidth")]
@@ -116,6 +117,9 @@ def test_figures_run_together_on_one_line_accuse_no_one():
     assert {c.value for c in run} == {51, 30, 1000, 4000}
     assert {c.link for c in run} == {"unread-row"}
     assert "contradicted" not in {c.verdict for c in check(run)}
+    columns = extract(text.replace("H800 基于 Hopper L20 基于 Ada", "H800 (Hopper) L20 (Ada)"))
+    assert {(c.entity, c.value, c.link) for c in columns if c.attribute == "fp32"} == {
+        ("H800", 51, "run-table"), ("L20", 30, "run-table")}
     # cells with no space at all between them, the chip named after them
     run = [c for c in extract("Board power300W450WRTX 4090 reference design\n")
            if c.attribute == "tdp"]
@@ -174,3 +178,16 @@ def test_a_row_with_more_cells_than_header_names_accuses_no_one():
     links = _links("参数对比：L4 L40S 显存容量 24GB 48GB 32GB 80GB 功耗 72W 350W。")
     assert links[("L4", "memory_size", 24)] == "wrapped-header"
     assert links[("L4", "tdp", 72)] == "run-table"
+
+
+def test_a_special_edition_is_a_variant_of_its_own():
+    """"中国特供版Gaudi 3" names an edition: its figures carry the edition as the variant,
+    the original card's figures in the same sentence do not, and a chip that is itself a
+    special edition ("特供版H20") gets none."""
+    text = ("据报道，中国特供版Gaudi 3的OAM卡功耗为450瓦，而原版OAM卡的功耗为900瓦。"
+            "The China-specific Gaudi 3 has 128 GB of memory. 英伟达特供版H20配备96GB显存。")
+    got = {(c.entity, c.attribute, int(c.value)): c.variant for c in extract(text, doc_id="t")}
+    assert got[("Gaudi 3", "tdp", 450)] == "China edition"
+    assert got[("Gaudi 3", "tdp", 900)] == ""
+    assert got[("Gaudi 3", "memory_size", 128)] == "China edition"
+    assert got[("H20", "memory_size", 96)] == ""

@@ -2,7 +2,8 @@
 
 - A named variant narrows the rows to that variant ("80GB SXM4" matches "SXM4 80GB"; a word
   that no variant of the chip uses, such as "HBM3", is ignored; a variant the chip does not
-  have at all falls back to every variant, with a note).
+  have at all falls back to every variant, with a note; a special edition's does not: it
+  is a product of its own, unverifiable until the reference lists it).
 - Precision attributes see plain and Tensor rows; tensor / non-tensor / dense / sparse narrow
   them, and when that leaves nothing every row applies and the qualifier is reported wrong.
 - ``compute`` sees every precision's rows of the chip.
@@ -15,7 +16,7 @@ from functools import lru_cache
 from dataclasses import dataclass
 
 from .reference import Reference, RefRow
-from ..codebook import PRECISION_ATTRIBUTES, THROUGHPUT_ATTRIBUTES
+from ..codebook import EDITION_VARIANT, PRECISION_ATTRIBUTES, THROUGHPUT_ATTRIBUTES
 from .patterns import VARIANT_GB, VARIANT_TOKEN
 
 COMPUTE = "compute"
@@ -55,6 +56,8 @@ def variant_filter(variant: str, rows: tuple[RefRow, ...],
     known_tokens = {t for v in known for t in variant_tokens(v)}
     wanted = [t for t in variant_tokens(variant) if any(token_match(t, k) for k in known_tokens)]
     if not wanted:
+        if variant == EDITION_VARIANT:
+            return (), f"variant {variant!r}: a product of its own, not in the reference"
         return rows, f"variant {variant!r} not in the reference; judged against every variant"
     keep = tuple(r for r in rows
                  if all(any(token_match(w, t) for t in variant_tokens(r.variant)) for w in wanted))

@@ -17,7 +17,7 @@ from .numbers import MAGNITUDES, Number, parse_arabic, times
 from .drafts import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, Found, fits,
                     in_canonical, plausible)
 from .quantities import Quantity, Units, units_of
-from .nonclaims import names_network, other_link, pin_speed
+from .nonclaims import names_network, names_system, other_link, pin_speed
 from .relabel import names_no_claim
 from .segment import Span
 from .patterns import (AFTER_GAP, BRACKETED, CELL_CLAUSE_MARK as CLAUSE_MARK, DENSITY_GAP,
@@ -64,28 +64,58 @@ def label_info(found: Found, label: Span) -> tuple[Keyword | None, tuple | None,
 
 
 def cell_drafts(found: Found, chip: Mention, label: Span, cell: Span,
-                 labels: dict[Span, tuple] | None = None, link: str = "") -> list[Draft]:
+                 labels: dict[Span, tuple] | None = None, link: str = "",
+                 row_unit: tuple | None = None) -> list[Draft]:
     """Drafts of one cell; a label naming several precisions ("FP16/BF16") gives each.
-    ``labels`` remembers what each label says (a row's label serves every chip)."""
+    ``labels`` remembers what each label says (a row's label serves every chip);
+    ``row_unit`` is the unit the row's other cells write, for a bare number when the label
+    writes none (see :func:`row_unit`)."""
     info = labels.get(label) if labels is not None else None
     if info is None:
         kw, unit, quals = label_info(found, label)
         group = [k for k in in_span(found, "keywords", label) if k.attribute in PRECISE_ATTRS]
-        info = (kw, unit, quals, group)
+        info = (kw, unit, quals, group, label_names_no_claim(found, label, kw))
         if labels is not None:
             labels[label] = info
-    kw, unit, quals, group = info
-    if (kw is None or kw.attribute in ("-", "boost_clock")) \
-            and names_no_claim(found, label.start, label.end):
-        return []  # "主频(MHz)", "显存频率": a base or memory clock
-    if kw is None and names_network(found.lexicon, found.text, label.start, label.end):
-        return []  # "Scale-out networking | 24x 200 GbE": a network, no memory figure
+    kw, unit, quals, group, no_claim = info
+    if no_claim:
+        return []
+    if unit is None:
+        unit = row_unit
     if kw is not None and len(group) > 1 and kw in group:
         out = []
         for k in group:
             out.extend(_one_cell(found, chip, cell, k, unit, set(quals), link))
         return out
     return _one_cell(found, chip, cell, kw, unit, set(quals), link)
+
+
+def label_names_no_claim(found: Found, label: Span, kw: Keyword | None) -> bool:
+    """Does a label (read as the keyword ``kw``) say its figures are no chip's claims?"""
+    lex, text, start, end = found.lexicon, found.text, label.start, label.end
+    if (kw is None or kw.attribute in ("-", "boost_clock")) and names_no_claim(found, start, end):
+        return True  # "主频(MHz)", "显存频率": a base or memory clock
+    if (kw is None or kw.attribute in ("memory_bandwidth", "memory_size")) \
+            and names_network(lex, text, start, end):
+        return True  # "Scale-out networking | 24x 200 GbE", "ICI bandwidth (GB/s)": no memory's
+    return names_system(lex, text, start, end)  # "RAM (GB) (4-chip VM)": a system's
+
+
+def row_unit(found: Found, cells: list[Span]) -> tuple | None:
+    """(dimension, factor, written) of the one unit every figure of a row's cells writes,
+    when some cell holds a bare number ("2.5 PFLOPS | 2.25 PFLOPS | 2.25"): the bare
+    one is in that unit too. None when no cell is bare or the written units differ."""
+    written = set()
+    bare = False
+    for cell in cells:
+        for q in found.within("quantities", cell.start, cell.end):
+            if q.dimension == "bare":
+                bare = True
+            elif q.dimension not in ("count", "ordinal", "ratio", "percent"):
+                written.add((q.dimension, q.written))
+    if not bare or len(written) != 1:
+        return None
+    return units_of(found.lexicon).info(next(iter(written))[1])
 
 
 def one_figure(found: Found, chip: Mention, q: Quantity, kw: Keyword, label: Span,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
-from ..codebook import QUALIFIERS
+from ..codebook import EDITION_VARIANT, QUALIFIERS
 from .cues import cue_pattern, cue_value
 from .drafts import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, fits,
                      in_canonical, plausible, relations)
@@ -20,7 +20,7 @@ from .mentions import Keyword, Mention
 from .patterns import (ASIDE_AFTER, ASIDE_CHIP, ASIDE_OPEN, OF_PREDECESSOR, GLOSS_GAP, GLOSS_OPEN,
                        ASSIGN_GAP, BOTH, CHIP_JOIN, CLOSE_AFTER,
                        COUNT_GAP, DESCRIBES_CHIP, FOR_CHIP, ON_CHIP, FROM, GENERIC_BANDWIDTH, GROUP_REF, KEYWORD_JOIN,
-                       LABEL_GAP, LINK_WORDS, POSSESSIVE, POSSESSIVE_LIST, PRONOUN_START,
+                       LABEL_GAP, LINE_SENTENCE_END, LINK_WORDS, ORIGINAL_EDITION, POSSESSIVE, POSSESSIVE_LIST, PRONOUN_START,
                        SEPARATOR, TIGHT_GAP, TO_AFTER, VARIANT_OF)
 from .quantities import Quantity
 from .headings import grid_row, heading_chip
@@ -69,9 +69,18 @@ class FigureLinks(Sentence):
             if not plausible(self.lex, attribute, value):
                 continue
             for chip, link in linked:
-                out.append(Draft(chip.entity, attribute, q, value, exp, self.span, chip.variant,
-                                 self._operator(q), qualifier, link=link))
+                out.append(Draft(chip.entity, attribute, q, value, exp, self.span,
+                                 self._variant(chip, q), self._operator(q), qualifier, link=link))
         return out
+
+    def _variant(self, chip: Mention, q: Quantity) -> str:
+        """The chip's variant as named, except a special edition's when the figure's clause
+        turns to the original ("中国特供版Gaudi 3…450瓦，而原版OAM卡…900瓦")."""
+        if chip.variant != EDITION_VARIANT:
+            return chip.variant
+        clause = self.clause(q.start)
+        return "" if ORIGINAL_EDITION.search(self.text, max(clause.start, chip.end), q.start) \
+            else chip.variant
 
     def _paragraph_bandwidth(self, q: Quantity) -> str:
         """The bandwidth the paragraph spoke of last before ``q``: NVLink's, or the
@@ -260,6 +269,9 @@ class FigureLinks(Sentence):
             # "…1 TB/s（与 RTX 3090 Ti 一致），功耗 450W": an earlier clause names only what
             # the topic is compared with
             return self.topic, "topic"
+        if before and VARIANT_OF.search(self.text, max(self.span.start, before[-1].start - 32),
+                                        before[-1].start):
+            return None, ""  # "a refresh of the MI300X … 6 TB/s": a variant's, its name unsaid
         if before and not self._any_between("pronoun", PRONOUN_START, self.span.start, q.start):
             return before[-1], self._nearness(before[-1], q)
         clause = self.clause(q.start)
@@ -278,6 +290,8 @@ class FigureLinks(Sentence):
         link = self._topic_link(q)
         if link == "topic-far" and grid_row(self.text, q.start):
             return None, ""  # a grid naming no chip (generations, tiers) is not about the topic
+        if self._under_system(q):
+            return None, ""  # "GB300 rack aggregate" over a spec list: the system's figures
         arch = architecture_before(self.lex, self.text, self.span.start, q.start)
         if arch and arch != self.topic.entity:
             return None, ""  # "新架构 Blackwell，其拥有 2080 亿个晶体管": the architecture's, not the topic's
@@ -330,6 +344,18 @@ class FigureLinks(Sentence):
                                                    self.topic.entity, q.start):
             return "shared-head" if self._head_shared() else "heading"
         return "topic-far"
+
+    def _under_system(self, q: Quantity) -> bool:
+        """Does the spec list the figure stands in hang under a head line (no sentence)
+        naming a system, the last chip named since the topic ("Metric GB300 rack aggregate")?"""
+        if self.found is None:
+            return False
+        named = self.found.within("chips", self.topic.end, q.start)
+        if not named or not named[-1].system or not list_under(self.text, named[-1].start, q.start):
+            return False
+        line_start = self.text.rfind("\n", 0, named[-1].start) + 1
+        line_end = self.text.find("\n", named[-1].start)  # (list_under: a line follows)
+        return not LINE_SENTENCE_END.search(self.text, line_start, line_end)  # (a head, no prose)
 
     def _head_shared(self) -> bool:
         """Does the topic's line name another chip too ("B200 vs L4 Full Specs")? A list

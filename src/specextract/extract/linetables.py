@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .cells import in_span as _in, label_info as _label, more_columns, piece_draft, piece_quantity
+from .cells import (in_span as _in, label_info as _label, label_names_no_claim, more_columns,
+                    piece_draft, piece_quantity)
 from .comparecol import compare_draft, is_compare_header, speedup_value
 from .gluedcells import Cell, Piece, parses
 from .mentions import Keyword, Mention
@@ -166,6 +167,8 @@ def _row(found: Found, header: Header, label: Span, values: Span) -> list[Draft]
     kw, unit, quals = _label(found, label)
     if kw is None:
         return None
+    if label_names_no_claim(found, label, kw):
+        return []  # "ICI bandwidth", "Host RAM per VM": another link's, a system's
     chip = header.chips[0]
 
     def keep(piece) -> bool:  # (a figure that cannot be a cell of this row)
@@ -241,8 +244,12 @@ def _uneven(cells: list[Cell]) -> int:
 
 def _cells_drafts(found: Found, header: Header, cells: list[Cell], kw: Keyword,
                   unit, quals: set[str]) -> list[Draft] | None:
-    """Drafts of one reading of a row, or None when a figure doesn't fit the label."""
+    """Drafts of one reading of a row, or None when a figure doesn't fit the label. A
+    bare figure among figures that all write one unit takes that unit (when the label
+    writes none): "2.5 PFLOPS 2.25 PFLOPS 2.25"."""
     out, by_chip = [], []
+    if unit is None:
+        unit = _pieces_unit(found, cells)
     for chip, cell in zip(header.chips, cells):
         mine = []
         for n, piece in enumerate(cell or ()):
@@ -261,6 +268,17 @@ def _cells_drafts(found: Found, header: Header, cells: list[Cell], kw: Keyword,
             return None
         out.append(speedup)
     return out
+
+
+def _pieces_unit(found: Found, cells: list[Cell]) -> tuple | None:
+    """(dimension, factor, written) of the one unit a reading's written figures share,
+    when another of its figures is bare; else None."""
+    units = units_of(found.lexicon)
+    pieces = [p for c in cells if c is not None for p in c]
+    if all(p.unit for p in pieces):
+        return None
+    infos = {units.info(p.unit) for p in pieces if p.unit and p.unit != "ordinal"}
+    return infos.pop() if len(infos) == 1 and None not in infos else None
 
 
 def _note_generation(found: Found, chip: Mention, piece: Piece) -> list[Draft]:

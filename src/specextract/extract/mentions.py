@@ -11,11 +11,12 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from ..codebook import EDITION_VARIANT
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from ..lexicon.trie import either, first_chars, model_name, plain_trie, scan, squash, trie_regex
 from .chipnames import find_names
-from .patterns import (ALIAS_SEPARATORS, CODENAME_GAP, NOT_A_CHIP_AFTER, SYSTEM_AFTER,
-                       SYSTEM_BEFORE, VARIANT_SEP)
+from .patterns import (ALIAS_SEPARATORS, CODENAME_GAP, EDITION_AFTER, EDITION_BEFORE,
+                       NOT_A_CHIP_AFTER, SYSTEM_AFTER, SYSTEM_BEFORE, VARIANT_SEP)
 
 CONTEXT_WINDOW = 40
 
@@ -91,6 +92,12 @@ def _context_regex(pattern: str) -> re.Pattern:
     return re.compile(pattern)
 
 
+def _editions(lex: Lexicon) -> frozenset[str]:
+    """Chips that are themselves a special edition (chips.tsv note "China SKU ..."): an
+    edition word beside them ("特供版H20") names no variant."""
+    return frozenset(r["entity"] for r in lex.rows("chips.tsv") if r["note"].startswith("China SKU"))
+
+
 def variant_patterns(lex: Lexicon) -> list[tuple[re.Pattern, str]]:
     rows = lex.rows("variants.tsv")
     return [(re.compile(r["pattern"], re.IGNORECASE), r["canonical"]) for r in rows]
@@ -131,6 +138,10 @@ def find_chips(text: str, lexicon: Lexicon | None = None) -> list[Mention]:
 def _mention(text: str, start: int, end: int, entity: str, lex: Lexicon,
              kind: str = "") -> Mention:
     variant, variant_end = read_variant(text, end, lex)
+    if not variant and (EDITION_BEFORE.search(text, max(0, start - 16), start)
+                        or EDITION_AFTER.match(text, end)) \
+            and entity not in lex.built(_editions):
+        variant = EDITION_VARIANT  # "中国特供版Gaudi 3": not the figures of the chip sold elsewhere
     system = bool(SYSTEM_BEFORE.search(text[max(0, start - 12):start])
                   or SYSTEM_AFTER.match(text[end:end + 12]))
     return Mention(start, end, entity, variant, variant_end, system, kind)

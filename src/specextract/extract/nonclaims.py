@@ -26,7 +26,7 @@ import re
 from collections.abc import Sequence
 
 from ..lexicon.lexicon import Lexicon
-from .cues import cue_pattern
+from .cues import cue_pattern, cue_value
 from .quantities import Quantity
 from .patterns import (AND_ABOVE_AFTER, ARCHITECTURE_SUBJECT, CACHE_AFTER, CAPABILITY_BEFORE,
                        CLAUSE_END, COMPARED_GAP, CORE_CLOCK_WORD, DIFFERENCE_SIGN, EACH_ONE,
@@ -117,6 +117,13 @@ def names_network(lex: Lexicon, text: str, start: int, end: int) -> bool:
     "以太网端口")? Its figures are no memory or NVLink figures."""
     return bool(cue_pattern(lex, "network_after").search(text, start, end)
                 or cue_pattern(lex, "other_link").search(text, start, end))
+
+
+def names_system(lex: Lexicon, text: str, start: int, end: int) -> bool:
+    """Does the table label text[start:end] name a system ("(4-chip VM)", "集群")? Its
+    figures are the system's, no chip's."""
+    return any(cue_value(lex, "exclude", m.group()) == "system"
+               for m in cue_pattern(lex, "exclude").finditer(text, start, end))
 
 
 def cache(text: str, q: Quantity) -> bool:

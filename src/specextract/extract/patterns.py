@@ -72,13 +72,21 @@ SYSTEM_BEFORE = re.compile(r"""
       | (?<![A-Za-z])(?:two|four|eight|dual|twin)\s )     # "two B200 GPUs"
     \s*$
     """, re.IGNORECASE | re.VERBOSE)
-SYSTEM_AFTER = re.compile(r"^\s*(?:NVL(?:72|36|576)|SuperPOD|集群|超算|服务器|Station|8-GPU|八卡|8卡)",
+SYSTEM_AFTER = re.compile(r"^\s*(?:NVL(?:72|36|576)|SuperPOD|集群|超算|服务器|Station|8-GPU|八卡|8卡|rack(?![a-z])|机柜|機櫃)",
                           re.IGNORECASE)
 # "The H200 (codename: GH200)": a chip name given as another chip's code name
 CODENAME_GAP = re.compile(r"""
     (?<!\s) \s*+ [(（]? \s*+
     (?: (?i:code\s?name) | 核心代号 | 核心代號 | 代号 | 代號 ) \s*+ [:：]? \s*+ (?: 为 | 為 | 是 )? \s*+
     """, re.VERBOSE)
+# "中国特供版Gaudi 3", "China-specific Gaudi 3", "Gaudi 3 特供版": a special edition of the
+# chip (its own figures, which the reference's rows of the chip are not)
+EDITION_BEFORE = re.compile(r"""
+    (?: (?:中国|中國|对华|對華)? (?:特供|特规|特規|专供|專供) 版? | (?i:China[-\s](?:specific|only|edition)) )
+    \s? (?:版本?)? $""", re.VERBOSE)
+# "原版OAM卡", "the original Gaudi 3": what a special edition was cut from
+ORIGINAL_EDITION = re.compile(r"原版|原裝版|原装版|標準版|标准版|国际版|國際版|(?i:(?<![a-z])(?:original|standard|global)\s)")
+EDITION_AFTER = re.compile(r"(?:中国|中國)?(?:特供|特规|特規|专供|專供)版|(?i:\s?China[-\s](?:edition|version))")
 VARIANT_SEP = re.compile(r"[\s\-_/]{0,2}")                   # between a chip and its variant
 NOT_A_CHIP_AFTER = re.compile(r"(?<!\s)\s*+(?:缓存|cache|Cache|快取|高速缓存)")   # "L2 缓存"
 ALIAS_SEPARATORS = re.compile(r"[\s\-]")                     # dropped from an alias's key
@@ -371,7 +379,7 @@ FROM = re.compile(r"(?: 从 | 由 ) \s* $", V)
 # "a lower-power variant of the B200", "successor to the H100": the chip another one is
 # made from or follows (the figures near it are the other one's)
 VARIANT_OF = re.compile(r"""
-    (?<![A-Za-z-]) (?: variant | version | derivative | successor | replacement | spin-?off )
+    (?<![A-Za-z-]) (?: variant | version | derivative | successor | replacement | spin-?off | refresh | upgrade )
     \s++ (?: of | to | for ) \s++ (?: the \s++ | an? \s++ )? $""", I | V)
 # "从600GB/s降到400GB/s", "由 80GB 提升至 141GB": the change a from-figure starts
 TO_AFTER = re.compile(r"[^，。,;；\n]{0,12}? (?: 到 | 至 | 降 | 升 | 增 | 提高 | 提升 | 减少 | 变为 | 变成 | 改为 )", V)
@@ -540,13 +548,14 @@ EMPTY_CELL = re.compile(r"N/A|n/a|不支持|暂无|未公布|TBD|—|(?<![\w.])-
 SEPARATOR_ROW = re.compile(r"^[\s|:\-+=]*$")
 TABLE_WIDE_GAP = re.compile(r"\t|\s{2,}| \| |\|")                  # between two cells
 SPACE_RUN = re.compile(r"\s\s")  # with "\t" and "|", what TABLE_WIDE_GAP needs (a quicker test)
-TABLE_HEADER_GAP = re.compile(r"^[\s|/]*(?:vs\.?|VS)?[\s|/]*$")
+TABLE_HEADER_GAP = re.compile(r"^[\s|/]*(?:\([^()\n]{0,20}\)|（[^（）\n]{0,20}）)?[\s|/]*(?:vs\.?|VS)?[\s|/]*$")  # "H100 (Hopper) H20"
 RUN_GAP = re.compile(r"^[\s|/、,，;；]*(?:TSMC|台积电|Samsung|三星)?[\s']*$")  # "TSMC 4NSamsung 8N"
 # possessive (*+): each piece has one way to match, and a backtracking loop would keep a
 # restart point per piece (time grows faster than the length on long runs of 数)
 LABEL_TAIL = re.compile(r"""
     ^(?: [\s|:：/]                      # blanks, pipes, colons, slashes
        | 数量|个数|数                    # count words
+       | 性能|算力|效能                  # "FP32 性能", "FP16 算力": a precision's label goes on
        | \([^)]{0,8}\) | （[^）]{0,8}）   # a short bracketed note
        | TSMC|台积电|Samsung|三星 )*+$   # foundry names
     """, re.VERBOSE)

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .cells import cell_drafts, in_span as _in, more_columns
+from .cells import cell_drafts, in_span as _in, label_names_no_claim, more_columns, row_unit
 from .comparecol import cell_speedups, compare_draft, is_compare_header, speedup_value
 from .linetables import read_line_tables, text_lines
 from .mentions import Keyword, Mention
-from .drafts import THROUGHPUT_ATTRS, Draft, Found, inside_any
+from .drafts import THROUGHPUT_ATTRS, Draft, Found, fits, inside_any
 from .rowtables import read_row_tables
 from .segment import Span
 from .patterns import (EMPTY_CELL, LABEL_TAIL, LONG_DECIMALS, RUN_GAP, SERIES_AFTER, SEPARATOR_ROW, SPACE_RUN,
@@ -119,9 +119,10 @@ def _read_grid(found: Found, rows: list[list[Span]]) -> list[Draft]:
                    and is_compare_header(found.text[c.start:c.end])]
         for row in rows[1:]:
             by_chip = []
+            unit = row_unit(found, [row[j] for j in col_chips if j < len(row)])
             for j, chip in col_chips.items():
                 if j < len(row):
-                    cell = cell_drafts(found, chip, row[0], row[j], labels, "table-column")
+                    cell = cell_drafts(found, chip, row[0], row[j], labels, "table-column", unit)
                     out.extend(cell)
                     by_chip.append(cell)
             for j in compare:
@@ -225,19 +226,27 @@ def _run_rows(found: Found, header: list[Mention], stop_at: int,
         if len(slots) < len(header) or not LABEL_TAIL.match(found.masked[kw.end:slots[0][0]]):
             continue  # a row the run cannot read ("CUDA核心9728107528704"): skip it
         cells = slots[:len(header)]
+        if kw.attribute in THROUGHPUT_ATTRS and any(
+                q is not None and q.dimension != "bare" and not fits(q, kw) for _, _, q in cells):
+            continue  # "FP16 性能 1 TB/s 2 TB/s": a precision's row holding no throughput
         if any(not RUN_GAP.match(found.masked[a[1]:b[0]]) for a, b in zip(cells, cells[1:])):
             continue
         if any(LONG_DECIMALS.match(found.masked, s0) for s0, _, q in slots if q is not None):
             continue  # "1321.2/2642.4568/1136": two cells run together, no clear split
         label = Span(kw.start, cells[0][0])
+        lead = max(end, text.rfind("\n", 0, kw.start) + 1)  # (after the header or the last row)
+        if label_names_no_claim(found, Span(lead, label.end), kw):
+            end = cells[-1][1]
+            continue  # "ICI bandwidth 1100 GB/s 850 GB/s": words before the keyword say whose
         # more cells than chips, each with its own unit ("80GB HBM2e80GB94GB96GB" under two
         # names): columns the run does not name, so which cell is whose is a guess
         line_end = text.find("\n", cells[0][0])  # (the row's own line: later lines are prose)
         line_end = len(text) if line_end < 0 else line_end
         figures = [(s0, e0) for s0, e0, q in slots if q is not None and s0 < line_end]
         link = "wrapped-header" if more_columns(found, figures, len(header)) else "run-table"
+        unit = row_unit(found, [Span(s0, e0) for s0, e0, q in cells if q is not None])
         for chip, (s0, e0, q) in zip(header, cells):
             if q is not None:
-                drafts.extend(cell_drafts(found, chip, label, Span(s0, e0), labels, link))
+                drafts.extend(cell_drafts(found, chip, label, Span(s0, e0), labels, link, unit))
         end = cells[-1][1]
     return drafts, end
