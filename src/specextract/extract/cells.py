@@ -105,17 +105,17 @@ def row_unit(found: Found, cells: list[Span]) -> tuple | None:
     """(dimension, factor, written) of the one unit every figure of a row's cells writes,
     when some cell holds a bare number ("2.5 PFLOPS | 2.25 PFLOPS | 2.25"): the bare
     one is in that unit too. None when no cell is bare or the written units differ."""
-    written = set()
-    bare = False
-    for cell in cells:
-        for q in found.within("quantities", cell.start, cell.end):
-            if q.dimension == "bare":
-                bare = True
-            elif q.dimension not in ("count", "ordinal", "ratio", "percent"):
-                written.add((q.dimension, q.written))
-    if not bare or len(written) != 1:
+    figures = [q for cell in cells for q in found.within("quantities", cell.start, cell.end)]
+    if not any(q.dimension == "bare" for q in figures):
         return None
-    return units_of(found.lexicon).info(next(iter(written))[1])
+    return shared_unit(found, [q.written for q in figures
+                               if q.dimension not in ("bare", "count", "ordinal", "ratio", "percent")])
+
+
+def shared_unit(found: Found, written: list[str]) -> tuple | None:
+    """(dimension, factor, written) of the units ``written``, when they are all one unit."""
+    infos = {units_of(found.lexicon).info(w) for w in written}
+    return infos.pop() if len(infos) == 1 and None not in infos else None
 
 
 def one_figure(found: Found, chip: Mention, q: Quantity, kw: Keyword, label: Span,

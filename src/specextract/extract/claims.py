@@ -15,7 +15,6 @@ from .drafts import Draft, Found
 from .prose import link_prose
 from ..normalize.text import Normalized, normalize
 from .legends import apply_legends
-from .numbers import parse_arabic
 from .quantities import RANGE_JOIN, Quantity, find_quantities, units_of
 from .relabel import base_clocks, relabel
 from ..records import Claim
@@ -58,10 +57,10 @@ def find_all(text: str, lexicon: Lexicon | None = None) -> Found:
                                 + [(k.start, k.end) for k in keywords + qualifiers
                                    if LATIN_OR_DIGIT.match(text, k.start)
                                    and k.attribute not in ("pcie_gen", "-")]))
-    quantities = apply_legends(text, find_quantities(masked, regions, lexicon), keywords,
+    labels = [(k.start, k.dims) for k in keywords]
+    quantities = apply_legends(text, find_quantities(masked, regions, lexicon, labels), keywords,
                                units_of(lexicon))
     quantities = _unpair_labelled(quantities, keywords, masked)
-    quantities = _unshare_labelled(quantities, keywords, text)
     return Found(text, masked, chips, keywords, qualifiers, quantities, lexicon)
 
 
@@ -79,32 +78,6 @@ def _unpair_labelled(quantities: list[Quantity], keywords: list[Keyword],
         if (a.pair and b.pair) or (a.is_range and RANGE_JOIN.match(masked, a.end, b.start)):
             out[i], out[i + 1] = (replace(a, pair="", is_range=False),
                                   replace(b, pair="", is_range=False))
-    return out
-
-
-def _unshare_labelled(quantities: list[Quantity], keywords: list[Keyword],
-                      text: str) -> list[Quantity]:
-    """'110 CUs and 128GB': a bare number took the unit of the figure after it across a
-    label that was blanked out before numbers were read; a label of counts right after it
-    is its own, so it is a bare number again (as '15.7和19.5 TFLOPS', with no label
-    between, is not)."""
-    starts = [k.start for k in keywords]
-    out = list(quantities)
-    for i in range(len(out) - 1):
-        a, b = out[i], out[i + 1]
-        if a.dimension in ("bare", "count", "ordinal") or a.written != b.written \
-                or a.number_end != a.end or a.number_start >= a.number_end:
-            continue  # (a figure that writes a unit of its own)
-        j = bisect_left(starts, a.end)
-        if j == bisect_left(starts, b.start):
-            continue  # no label between them
-        label = keywords[j]
-        if "count" not in label.dims or a.dimension in label.dims:
-            continue  # ("FP32 19.5 | FP16 78 TFLOPS": a precision's label, cells of one unit)
-        number = parse_arabic(text[a.number_start:a.number_end])
-        if number is not None:
-            out[i] = replace(a, value=number.value, precision_exp=number.precision_exp,
-                             dimension="bare", written="")
     return out
 
 

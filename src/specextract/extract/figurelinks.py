@@ -20,8 +20,8 @@ from .mentions import Keyword, Mention
 from .patterns import (ASIDE_AFTER, ASIDE_CHIP, ASIDE_OPEN, OF_PREDECESSOR, GLOSS_GAP, GLOSS_OPEN,
                        ASSIGN_GAP, BOTH, CHIP_JOIN, CLOSE_AFTER,
                        COUNT_GAP, DESCRIBES_CHIP, FOR_CHIP, ON_CHIP, FROM, GENERIC_BANDWIDTH, GROUP_REF, KEYWORD_JOIN,
-                       LABEL_GAP, LINE_SENTENCE_END, LINK_WORDS, ORIGINAL_EDITION, POSSESSIVE, POSSESSIVE_LIST, PRONOUN_START,
-                       SEPARATOR, TIGHT_GAP, TO_AFTER, VARIANT_OF)
+                       LABEL_GAP, LINE_SENTENCE_END, LINK_WORDS, ORIGINAL_EDITION, POSSESSIVE,
+                       POSSESSIVE_LIST, PRONOUN_START, SEPARATOR, TIGHT_GAP, TO_AFTER, VARIANT_OF)
 from .quantities import Quantity
 from .headings import grid_row, heading_chip
 from .segment import list_under

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .cells import (in_span as _in, label_info as _label, label_names_no_claim, more_columns,
-                    piece_draft, piece_quantity)
+                    piece_draft, piece_quantity, shared_unit)
 from .comparecol import compare_draft, is_compare_header, speedup_value
 from .gluedcells import Cell, Piece, parses
 from .mentions import Keyword, Mention
@@ -273,12 +273,10 @@ def _cells_drafts(found: Found, header: Header, cells: list[Cell], kw: Keyword,
 def _pieces_unit(found: Found, cells: list[Cell]) -> tuple | None:
     """(dimension, factor, written) of the one unit a reading's written figures share,
     when another of its figures is bare; else None."""
-    units = units_of(found.lexicon)
     pieces = [p for c in cells if c is not None for p in c]
     if all(p.unit for p in pieces):
         return None
-    infos = {units.info(p.unit) for p in pieces if p.unit and p.unit != "ordinal"}
-    return infos.pop() if len(infos) == 1 and None not in infos else None
+    return shared_unit(found, [p.unit for p in pieces if p.unit and p.unit != "ordinal"])
 
 
 def _note_generation(found: Found, chip: Mention, piece: Piece) -> list[Draft]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import lru_cache
@@ -125,9 +126,12 @@ def ordinal_pattern() -> re.Pattern:
     return re.compile("(?=[第1-6fFsStTPpGg])(?:" + "|".join(f"(?:{p})" for p in ORDINAL_PATTERNS) + ")")
 
 
-def find_quantities(text: str, regions=None, lexicon: Lexicon | None = None) -> list[Quantity]:
+def find_quantities(text: str, regions=None, lexicon: Lexicon | None = None,
+                    labels: Sequence[tuple[int, frozenset[str]]] = ()) -> list[Quantity]:
     """All quantities in ``text`` (masked normalized text), in order; only in the
-    (start, end) ``regions`` when given."""
+    (start, end) ``regions`` when given. ``labels`` are the (start, dims) of the attribute
+    keywords masked out of ``text``, in order: a bare number whose first label after it
+    counts something ("110 CUs and 128GB") keeps that label, not the next figure's unit."""
     units = units_of(lexicon)
     out: list[Quantity] = []
     for m in scan(units.quantity, text, regions):
@@ -140,7 +144,7 @@ def find_quantities(text: str, regions=None, lexicon: Lexicon | None = None) -> 
     out.extend(special)
     out.extend(_ratio_words(text, regions))
     out.sort(key=lambda q: q.start)
-    return _share_units(text, _mark_ranges(text, out), units)
+    return _share_units(text, _mark_ranges(text, out), units, labels)
 
 
 def _overlaps_any(q: Quantity, others: list[Quantity]) -> bool:
@@ -152,10 +156,13 @@ def _overlaps_any(q: Quantity, others: list[Quantity]) -> bool:
     return False
 
 
-def _share_units(text: str, quantities: list[Quantity], units: Units) -> list[Quantity]:
+def _share_units(text: str, quantities: list[Quantity], units: Units,
+                 labels: Sequence[tuple[int, frozenset[str]]] = ()) -> list[Quantity]:
     """'15.7和19.5 TFLOPS', '183 | 366* TFLOPS': a bare number takes the unit written once
-    after it; '733 TFLOPS (1,466 with sparsity)': the one before it. A 'dense | sparse'
-    pair (the second twice the first) is marked as such."""
+    after it, unless a label of counts stands between them (``labels``, see
+    find_quantities); '733 TFLOPS (1,466 with sparsity)': the one before it. A
+    'dense | sparse' pair (the second twice the first) is marked as such."""
+    label_starts = [start for start, _ in labels]
     out = list(quantities)
     rows_seen: dict = {}
     for i in range(len(out) - 1, 0, -1):
@@ -164,7 +171,8 @@ def _share_units(text: str, quantities: list[Quantity], units: Units) -> list[Qu
         if "|" in gap and _is_table_row(text, a.end, rows_seen):
             continue  # in a pipe table "|" separates cells, not a pair
         if a.dimension == "bare" and b.dimension not in ("bare", "ordinal", "count") \
-                and SHARED_UNIT_BEFORE.match(gap):
+                and SHARED_UNIT_BEFORE.match(gap) \
+                and not _count_label(labels, label_starts, a.end, b.start, b.dimension):
             a = out[i - 1] = _with_unit_of(a, b, units)
         elif b.dimension == "bare" and a.dimension == "throughput" and SHARED_UNIT_AFTER.match(gap):
             b = out[i] = _with_unit_of(b, a, units)
@@ -174,6 +182,16 @@ def _share_units(text: str, quantities: list[Quantity], units: Units) -> list[Qu
             elif abs(a.value / b.value - 2) < Decimal("0.02"):  # "18/9 PFLOPS", sparse first
                 out[i - 1], out[i] = replace(a, pair="sparse"), replace(b, pair="dense")
     return out
+
+
+def _count_label(labels: Sequence[tuple[int, frozenset[str]]], starts: list[int],
+                 start: int, end: int, dimension: str) -> bool:
+    """Is the first label in [start, end) one of counts, not of ``dimension``?"""
+    j = bisect_left(starts, start)
+    if j == len(starts) or starts[j] >= end:
+        return False
+    dims = labels[j][1]
+    return "count" in dims and dimension not in dims
 
 
 def _is_table_row(text: str, pos: int, seen: dict) -> bool:
