@@ -5,11 +5,13 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
 FUZZSTAMP := $(VENV)/.installed-fuzz
+NATIVESTAMP := $(VENV)/.compiled
+PY_SOURCES := $(shell find src/specextract -name '*.py' -not -path '*/_compiled/*')
 FUZZ_SECONDS ?= 120
 SRC    := pyproject.toml
 DEVSET ?= ../shared/devset
 
-.PHONY: run test eval eval-dev gold bench bench-check bench-hostile fuzz clean
+.PHONY: run test native eval eval-dev gold bench bench-check bench-hostile fuzz clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,17 +29,27 @@ $(FUZZSTAMP): $(DEVSTAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,fuzz]' || echo "atheris did not install: fuzzing with the random mutator"
 	touch $@
 
-run: $(STAMP)
+# The compiled extraction modules (specextract.compiled), rebuilt when a source changes; when
+# the build fails specextract runs its Python sources (same claims, slower).
+$(NATIVESTAMP): $(STAMP) $(PY_SOURCES)
+	@$(BIN)/python -m pip install --quiet -e '.[native]' && \
+		$(BIN)/python -m specextract.compile_modules build || \
+		echo "native: no compiled build; specextract runs as Python"
+	@touch $@
+
+native: $(NATIVESTAMP)
+
+run: $(STAMP) $(NATIVESTAMP)
 	$(BIN)/specextract run corpus --out out
 
 test: $(DEVSTAMP)
 	$(BIN)/python -m pytest -q
 
-eval: $(STAMP)
+eval: $(STAMP) $(NATIVESTAMP)
 	$(BIN)/specextract eval --gold gold/claims.csv corpus
 
 # accuracy on the real-text dev set beside the checkout, when it is there
-eval-dev: $(STAMP)
+eval-dev: $(STAMP) $(NATIVESTAMP)
 	@if [ -f $(DEVSET)/gold.csv ]; then \
 		$(BIN)/specextract eval --gold $(DEVSET)/gold.csv --scripts $(DEVSET)/SOURCES.tsv \
 			$(DEVSET)/corpus; \
@@ -48,13 +60,13 @@ gold: $(STAMP)
 
 # Throughput, memory and profile on a scaled corpus (bench/RESULTS.md, bench/results.json);
 # not a test. BENCH_QUICK=1 for 200 / 1,000 articles instead of 1,000 / 10,000.
-bench: $(STAMP)
+bench: $(STAMP) $(NATIVESTAMP)
 	$(BIN)/python bench/bench.py
 
 # This checkout against bench/results.json: throughput ratio per executor and stage; fails
 # when one process's end-to-end throughput is more than 10% below the recorded one
 # (bench/CHECK.md). BENCH_QUICK=1: the small corpus only, a few minutes.
-bench-check: $(STAMP)
+bench-check: $(STAMP) $(NATIVESTAMP)
 	$(BIN)/python bench/bench_check.py
 
 bench-hostile: $(STAMP)

@@ -18,6 +18,10 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from . import compiled
+
+compiled.install()  # the compiled extraction modules, when built from these sources
+
 from .check import ReferenceTableError, check, consensus, load_reference
 from .errors import DataFileError, DocumentError, SpecExtractError, StoreError
 from .extract import extract

@@ -55,9 +55,9 @@ def label_info(found: Found, label: Span) -> tuple[Keyword | None, tuple | None,
             unit = units.info(m.group())  # (a Chinese unit only in brackets: 定位 is no 位)
             break
     if unit is None:  # "晶体管数量(亿)", "Transistors (billions)": a magnitude for counts
-        m = MAGNITUDE_LABEL.search(found.text, label.start, label.end)
-        if m is not None:
-            word = m.group(1).lower().removesuffix("s")
+        mag = MAGNITUDE_LABEL.search(found.text, label.start, label.end)
+        if mag is not None:
+            word = mag.group(1).lower().removesuffix("s")
             unit = ("count", Decimal(10) ** MAGNITUDES[word], "")
     quals = {q.qualifier for q in in_span(found, "qualifiers", label)}
     return kw, unit, quals
@@ -251,7 +251,7 @@ def piece_draft(found: Found, chip: Mention, piece: Piece, kw: Keyword, unit, qu
     if q is None:
         return None
     attribute = attribute_of(q, kw)
-    if attribute != kw.attribute and (attribute, kw.attribute) != ("tensor_core_gen", "tensor_cores"):
+    if attribute is None or attribute != kw.attribute and (attribute, kw.attribute) != ("tensor_core_gen", "tensor_cores"):
         return None  # the label decides: a figure of another kind is no cell of this row
     value, exp = in_canonical(q, attribute)
     if not plausible(found.lexicon, attribute, value):

@@ -4,6 +4,7 @@ of prose and tables shares (plausible ranges, canonical units, spans)."""
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -148,7 +149,7 @@ def merged_spans(spans: list[Span]) -> list[Span]:
     return out
 
 
-def inside_any(q: Quantity, spans: list[Span], starts: list[int]) -> bool:
+def inside_any(q: Quantity | Mention, spans: Sequence[Span], starts: list[int]) -> bool:
     """Does ``q`` (a figure, a chip) start inside one of the disjoint, sorted ``spans``
     (``starts`` their starts)?"""
     i = bisect_left(starts, q.start + 1) - 1

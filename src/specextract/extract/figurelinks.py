@@ -11,6 +11,7 @@ the :class:`FigureLinks` half of :class:`specextract.extract.prose.ProseSentence
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 
 from ..codebook import EDITION_VARIANT, QUALIFIERS
 from .cues import cue_pattern, cue_value
@@ -37,7 +38,7 @@ class FigureLinks(Sentence):
         kw = self._attribute_keyword(q)
         group = self._keyword_group(kw)
         if len(group) > 1:  # "94GB HBM3、带宽3.9TB/s": only the keywords that fit the figure
-            group = [k for k in group if fits(q, k)] or [kw]
+            group = [k for k in group if k is not None and fits(q, k)] or [kw]
         named = [(k, a) for k in group if (a := self._attribute(q, k)) is not None]
         if not named:
             return []  # (before the chips: a bare number with no label is no claim of any)
@@ -94,7 +95,7 @@ class FigureLinks(Sentence):
             return ""
         return "nvlink_bandwidth" if earlier[-1].attribute == "nvlink_bandwidth" else "memory_bandwidth"
 
-    def _keyword_group(self, kw: Keyword | None) -> list[Keyword | None]:
+    def _keyword_group(self, kw: Keyword | None) -> Sequence[Keyword | None]:
         """'FP16/BF16 Tensor算力' names two attributes: the figure is a claim for each."""
         if kw is None:
             return [None]
@@ -281,21 +282,22 @@ class FigureLinks(Sentence):
         if after:
             return after[0], "after"
         # no subject before the figure (``subjects`` is empty here)
-        if self.topic is None:
+        topic = self.topic
+        if topic is None:
             return None, ""
         if not before and OF_PREDECESSOR.search(self.text, max(self.span.start, q.start - 14), q.start):
             # "比上代的三星8nm工艺": the figure is the topic's predecessor's
-            chip = self._predecessor(q)
+            chip = self._predecessor(q, topic)
             return (chip, "topic") if chip is not None else (None, "")
-        link = self._topic_link(q)
+        link = self._topic_link(q, topic)
         if link == "topic-far" and grid_row(self.text, q.start):
             return None, ""  # a grid naming no chip (generations, tiers) is not about the topic
-        if self._under_system(q):
+        if self._under_system(q, topic):
             return None, ""  # "GB300 rack aggregate" over a spec list: the system's figures
         arch = architecture_before(self.lex, self.text, self.span.start, q.start)
-        if arch and arch != self.topic.entity:
+        if arch and arch != topic.entity:
             return None, ""  # "新架构 Blackwell，其拥有 2080 亿个晶体管": the architecture's, not the topic's
-        return self.topic, link
+        return topic, link
 
     def _aside_closed(self, c: Mention, pos: int) -> bool:
         """Is chip ``c`` inside a bracketed aside that closes before ``pos`` ("256GB (33% more
@@ -305,15 +307,16 @@ class FigureLinks(Sentence):
         return (opened >= 0 and not CLOSE_AFTER.search(self.text, opened, c.start)
                 and CLOSE_AFTER.search(self.text, c.end, pos) is not None)
 
-    def _predecessor(self, q: Quantity) -> Mention | None:
+    def _predecessor(self, q: Quantity, topic: Mention) -> Mention | None:
         """The topic's predecessor: the chip its paragraph last compared it with, else the
         codebook's (P100 -> V100 -> A100 -> H100 ...)."""
         line_start = self.text.rfind("\n", 0, q.start) + 1
         if self.found is not None:
-            for c in reversed(self.found.within("chips", line_start, q.start)):
-                if c.entity != self.topic.entity and not c.system and not c.kind:
+            named: list[Mention] = self.found.within("chips", line_start, q.start)
+            for c in reversed(named):
+                if c.entity != topic.entity and not c.system and not c.kind:
                     return c
-        pred = self.lex.built(relations)[0].get(self.topic.entity)
+        pred = self.lex.built(relations)[0].get(topic.entity)
         return Mention(q.start, q.start, pred) if pred else None
 
     def _named_after(self, q: Quantity) -> Mention | None:
@@ -332,40 +335,40 @@ class FigureLinks(Sentence):
             return None
         return None
 
-    def _topic_link(self, q: Quantity) -> str:
+    def _topic_link(self, q: Quantity, topic: Mention) -> str:
         """How close the carried topic is: its own paragraph, the head of the spec list the
         figure stands in, the title or a heading over a spec list with no other chip in
         between, or further away."""
-        if "\n" not in self.text[self.topic.start:q.start]:
+        if "\n" not in self.text[topic.start:q.start]:
             return "topic"
-        if list_under(self.text, self.topic.start, q.start):
-            return "shared-head" if self._head_shared() else "list-head"
+        if list_under(self.text, topic.start, q.start):
+            return "shared-head" if self._head_shared(topic) else "list-head"
         if self.found is not None and heading_chip(self.text, self.found.chips, self.found.starts("chips"),
-                                                   self.topic.entity, q.start):
-            return "shared-head" if self._head_shared() else "heading"
+                                                   topic.entity, q.start):
+            return "shared-head" if self._head_shared(topic) else "heading"
         return "topic-far"
 
-    def _under_system(self, q: Quantity) -> bool:
+    def _under_system(self, q: Quantity, topic: Mention) -> bool:
         """Does the spec list the figure stands in hang under a head line (no sentence)
         naming a system, the last chip named since the topic ("Metric GB300 rack aggregate")?"""
         if self.found is None:
             return False
-        named = self.found.within("chips", self.topic.end, q.start)
+        named = self.found.within("chips", topic.end, q.start)
         if not named or not named[-1].system or not list_under(self.text, named[-1].start, q.start):
             return False
         line_start = self.text.rfind("\n", 0, named[-1].start) + 1
         line_end = self.text.find("\n", named[-1].start)  # (list_under: a line follows)
         return not LINE_SENTENCE_END.search(self.text, line_start, line_end)  # (a head, no prose)
 
-    def _head_shared(self) -> bool:
+    def _head_shared(self, topic: Mention) -> bool:
         """Does the topic's line name another chip too ("B200 vs L4 Full Specs")? A list
         under it may be about either."""
         if self.found is None:
             return False
-        start = self.text.rfind("\n", 0, self.topic.start) + 1
-        end = self.text.find("\n", self.topic.start)
+        start = self.text.rfind("\n", 0, topic.start) + 1
+        end = self.text.find("\n", topic.start)
         on_line = self.found.within("chips", start, len(self.text) if end < 0 else end)
-        return any(c.entity != self.topic.entity and not c.system for c in on_line)
+        return any(c.entity != topic.entity and not c.system for c in on_line)
 
     def _nearness(self, chip: Mention, q: Quantity) -> str:
         """'clause' when ``chip`` is in the figure's clause, else 'sentence'."""

@@ -40,7 +40,7 @@ def _value(m: re.Match) -> Decimal | None:
         return Decimal("0.5")
     if m.group("w"):
         return 1 / Decimal(ORDINAL_PARTS[m.group("w").lower()])
-    a, b = parse_cjk(m.group("ca")), parse_cjk(m.group("cb"))
-    if a is None or b is None or not b.value:
+    top, bottom = parse_cjk(m.group("ca")), parse_cjk(m.group("cb"))
+    if top is None or bottom is None or not bottom.value:
         return None
-    return a.value / b.value
+    return top.value / bottom.value

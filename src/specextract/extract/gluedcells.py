@@ -97,7 +97,7 @@ def _cells(text: str, pos: int, end: int, keep: Callable[[Piece], bool],
     m = EMPTY.match(text, pos, end)
     if m:
         return [(m.end(), None)]
-    out = []
+    out: list[tuple[int, Cell]] = []
     # "+43%" in a comparison column, "~8.1 TFLOPS" (about)
     sign = text[pos] if pos < end and text[pos] in LEAD_SIGNS else ""
     for piece in _pieces(text, pos + len(sign), end, unit_re):
@@ -127,7 +127,7 @@ def parses(text: str, start: int, end: int, n: int,
     memo: dict[tuple[int, int], list[list[Cell]]] = {}
 
     def rest(pos: int, k: int) -> list[list[Cell]]:
-        pos = GAP.match(text, pos, end).end()
+        pos = GAP.match(text, pos, end).end()  # type: ignore[union-attr]  # (matches the empty string)
         if k == 0:
             return [[]] if pos >= end else []
         key = (pos, k)

@@ -14,6 +14,8 @@ when its line holds no figure with a unit of its own.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from decimal import Decimal
@@ -85,7 +87,8 @@ def _labelled(text: str, q: Quantity, keywords: list[Keyword], starts: list[int]
 def _scopes(text: str, units: Units) -> list[tuple[int, int, list[tuple[str, Decimal, str]]]]:
     """(start, end, legends) of each stretch of lines under one or more legends."""
     scopes: list = []
-    pos, current = 0, None
+    pos = 0
+    current: list[Any] | None = None  # [start, end, legends, list lines since the last legend]
     for line in text.split("\n"):
         end = pos + len(line)
         m = LEGEND.fullmatch(line.strip())

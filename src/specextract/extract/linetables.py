@@ -12,6 +12,7 @@ skipped, as are rows whose label names no attribute or whose figures don't fit i
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from .cells import (in_span as _in, label_info as _label, label_names_no_claim, more_columns,
@@ -31,7 +32,7 @@ MAX_LABEL_LINES = 3  # a label wrapped over lines ("Peak FP16 Tensor TFLOPs" / "
 PAIR_RATIO = (1.9, 2.1)  # a "dense / sparse" pair: structured sparsity doubles the rate
 
 
-def read_line_tables(found: Found, grids: list[Span] = ()) -> tuple[list[Draft], list[Span]]:
+def read_line_tables(found: Found, grids: Sequence[Span] = ()) -> tuple[list[Draft], list[Span]]:
     """Drafts of every line-per-row flattened table, and the spans the tables cover
     (a header line inside one of the ``grids``, the grid tables, is theirs)."""
     drafts, spans = [], []
@@ -225,7 +226,7 @@ def _rank(cells: list[Cell]) -> tuple[int, int, int, int]:
     mismatched = 0
     for cell in cells:
         if cell is not None and len(cell) == 2:
-            a, b = (parse_arabic(p.number).value for p in cell)
+            a, b = (parse_arabic(p.number).value for p in cell)  # type: ignore[union-attr]  # (read as numbers)
             if not (a and PAIR_RATIO[0] <= b / a <= PAIR_RATIO[1]):
                 mismatched += 1
     texts = {tuple(p.number + p.unit for p in c) for c in cells if c is not None}
@@ -252,8 +253,9 @@ def _cells_drafts(found: Found, header: Header, cells: list[Cell], kw: Keyword,
         unit = _pieces_unit(found, cells)
     for chip, cell in zip(header.chips, cells):
         mine = []
-        for n, piece in enumerate(cell or ()):
-            pair = "" if len(cell) == 1 else ("dense", "sparse")[n]
+        pieces = cell or ()
+        for n, piece in enumerate(pieces):
+            pair = "" if len(pieces) == 1 else ("dense", "sparse")[n]
             d = piece_draft(found, chip, piece, kw, unit, quals, pair, "run-table")
             if d is None:
                 return None
@@ -293,10 +295,12 @@ def _note_generation(found: Found, chip: Mention, piece: Piece) -> list[Draft]:
 
 def _compare(found: Found, by_chip: list[list[Draft]], cell: Cell) -> Draft | None:
     """The speed-up of a comparison cell, borne out by the row's two figures."""
-    if len(cell) != 1 or any(len(d) != 1 for d in by_chip):
+    if cell is None or len(cell) != 1 or any(len(d) != 1 for d in by_chip):
         return None
     q = piece_quantity(cell[0], units_of(found.lexicon))
-    speedup = None if q is None else speedup_value(found.text, q)
+    if q is None:
+        return None
+    speedup = speedup_value(found.text, q)
     if speedup is None:
         return None
     return compare_draft(by_chip[0][0], by_chip[1][0], q, speedup, Span(q.start, q.end),

@@ -227,8 +227,7 @@ def read_variant(text: str, pos: int, lexicon: Lexicon | None = None) -> tuple[s
     if not nxt or nxt[0] not in VARIANT_STARTS:
         return "", pos  # the common case: nothing that could be a variant follows
     while len(parts) < 3:
-        sep = VARIANT_SEP.match(text, end)
-        at = sep.end()
+        at = VARIANT_SEP.match(text, end).end()  # type: ignore[union-attr]  # (matches the empty string)
         for regex, canonical in lexicon_or_default(lexicon).built(variant_patterns):
             vm = regex.match(text, at)
             if vm:

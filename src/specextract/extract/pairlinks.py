@@ -41,7 +41,7 @@ class PairLinks(FigureLinks):
             labels.insert(0, k)
         if len(labels) < 2 or len(after) < len(labels) or len({k.attribute for k in labels}) < len(labels):
             return []
-        out = []
+        out: list[Draft] = []
         for k, q in zip(labels, after):
             chips, how = self._chips(q)
             attribute = self._attribute(q, k) if chips and fits(q, k) else None

@@ -15,7 +15,6 @@ from dataclasses import replace
 
 from ..lexicon.lexicon import Lexicon
 from .drafts import Draft, Found, inside_any, merged_spans, relations
-from .pairlinks import PairLinks
 from .mentions import Mention
 from .patterns import LIST_LEAD
 from .quantities import Quantity
@@ -24,7 +23,7 @@ from .speeduplinks import SpeedupLinks
 from .topics import comparison_keeps_topic
 
 
-class ProseSentence(PairLinks, SpeedupLinks):
+class ProseSentence(SpeedupLinks):
     """One sentence's links: figures first, then the speed-ups (which may borrow the
     figures' subject and metric)."""
 
@@ -111,7 +110,7 @@ def unread_rows(drafts: list[Draft], text: str) -> list[Draft]:
             values.setdefault(row, set()).add(d.value)
     spread = {row for row, seen in values.items() if len(seen) > 1}
     run = _run_together(drafts, rows, text)
-    spread |= {rows[i] for i in run}
+    spread |= {rows[i] for i in run}  # type: ignore[misc]  # (placed rows only)
     if not spread:
         return drafts
     return [replace(d, link="unread-row") if (i in run or row in spread and d.link in CARRIED)
@@ -127,7 +126,7 @@ def _run_together(drafts: list[Draft], rows: list[tuple | None], text: str) -> s
                     if row is not None and d.link in UNREAD_LINKS)
     for (_, i), (_, j) in zip(placed, placed[1:]):
         a, b = drafts[i], drafts[j]
-        same_chip = rows[i][:3] == rows[j][:3]  # (sentence, chip, variant)
+        same_chip = rows[i][:3] == rows[j][:3]  # type: ignore[index]  # (sentence, chip, variant)
         if same_chip and a.quantity.dimension == b.quantity.dimension \
                 and a.value != b.value and a.quantity.end <= b.quantity.start \
                 and not text[a.quantity.end:b.quantity.start].strip():

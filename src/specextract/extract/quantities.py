@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import lru_cache
 
@@ -53,9 +53,9 @@ class Units:
 
     table: dict[str, tuple[str, Decimal, str]]
     alternation: str
-    quantity: re.Pattern = None    # a number with its magnitude, unit or counter
-    after: re.Pattern = None       # a figure with a unit that ends where a search stops
-    in_label: re.Pattern = None    # a unit written in a table's row or column label
+    quantity: re.Pattern = field(init=False)  # a number with its magnitude, unit or counter
+    after: re.Pattern = field(init=False)     # a figure with a unit that ends where a search stops
+    in_label: re.Pattern = field(init=False)  # a unit written in a table's row or column label
 
     def __post_init__(self) -> None:
         counters = "|".join(sorted(COUNTERS, key=len, reverse=True))
@@ -89,7 +89,8 @@ def units_from_rows(rows: list[dict[str, str]]) -> Units:
     first (two of one length never match the same text); the rest form one
     case-insensitive trie."""
     table: dict[str, tuple[str, Decimal, str]] = {}
-    exact, loose = [], []
+    exact: list[str] = []
+    loose: list[str] = []
     for r in sorted(rows, key=lambda r: (-len(r["alias"]), r["alias"])):
         alias = r["alias"]
         is_exact = r["case"] == "exact"
@@ -302,7 +303,7 @@ def _after_unit(text: str, start: int, units: Units) -> bool:
     if text.endswith("N/A", 0, start):
         return True
     m = units.after.search(text, max(0, start - 14), start)
-    return bool(m) and m.group().lstrip("0123456789 ") not in ("x", "X")  # not "x16" lanes
+    return m is not None and m.group().lstrip("0123456789 ") not in ("x", "X")  # not "x16" lanes
 
 
 def _ordinals(text: str, regions=None) -> list[Quantity]:
@@ -310,7 +311,7 @@ def _ordinals(text: str, regions=None) -> list[Quantity]:
     for m in scan(ordinal_pattern(), text, regions):
         if m.group("ord"):
             raw = m.group("ord")
-            n = int(raw) if raw.isdigit() else int(parse_cjk(raw).value)
+            n = int(raw) if raw.isdigit() else int(parse_cjk(raw).value)  # type: ignore[union-attr]  # the pattern matched a CJK numeral
             written = "代"
         elif m.group("ordw"):
             n, written = ORDINAL_WORDS[m.group("ordw").lower()], "generation"
@@ -321,7 +322,7 @@ def _ordinals(text: str, regions=None) -> list[Quantity]:
         elif m.group("gen"):
             n, written = int(m.group("gen")), "Gen"
         else:
-            n, written = int(parse_cjk(m.group("pciecjk")).value), "PCIe"
+            n, written = int(parse_cjk(m.group("pciecjk")).value), "PCIe"  # type: ignore[union-attr]
         out.append(Quantity(m.start(), m.end(), Decimal(n), 0, "ordinal", written,
                             m.start(), m.end()))
     return out

@@ -79,8 +79,8 @@ def _blocked(text: str, d: Draft, labels: re.Pattern) -> bool:
         if len(gap) <= MAX_LABEL_GAP and LABEL_GAP.fullmatch(gap):
             return True
     if q.dimension in ("count", "bare"):
-        gap = COUNT_GAP.match(text, q.end)
-        return labels.match(text, gap.end()) is not None
+        spaces = COUNT_GAP.match(text, q.end)
+        return spaces is not None and labels.match(text, spaces.end()) is not None
     return False
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Sequence
 
-from ..lexicon.lexicon import lexicon_or_default
+from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from .cues import cue_pattern, cue_value
-from .drafts import Draft
-from .mentions import Mention
+from .drafts import Draft, Found
+from .mentions import Keyword, Mention
 from .nonclaims import not_a_claim
 from .patterns import (ASIDE_PREDECESSOR, AFTER_RATIO, BETWEEN_AND, BETWEEN_END, CHIP_JOIN,
                        CLAUSE_PUNCTUATION, FROM, OPEN_TAIL, SURPASS,
@@ -35,14 +36,16 @@ class Sentence:
     """One sentence's chips, keywords and qualifiers; ``breaks`` (the clause ends) are
     found when first needed if None."""
 
-    def __init__(self, text, span, chips, keywords, quals, topic, breaks, group=(), lex=None):
+    def __init__(self, text: str, span: Span, chips: list[Mention], keywords: list[Keyword],
+                 quals: list, topic: Mention | None, breaks: list[int] | None,
+                 group: Sequence[Mention] = (), lex: Lexicon | None = None) -> None:
         self.text, self.span, self.chips, self.keywords = text, span, chips, keywords
         self.lex = lexicon_or_default(lex)
         self.quals, self.topic, self.breaks, self.group = quals, topic, breaks, list(group)
         self.all_keywords = keywords
         self.prev_speedup: Draft | None = None
         self.figures: list[Quantity] = []  # the sentence's figures (not its ratios)
-        self.found = None  # the document's Found, for links beyond the sentence
+        self.found: Found | None = None  # the document's Found, for links beyond the sentence
         self._starts: list[int] | None = None
         self._baseline: dict[int, bool] = {}
         self._figure_starts: list[int] | None = None
@@ -217,7 +220,7 @@ class Sentence:
             m = LEAD_MODIFIED_COMPARE.search(self.text, lead, c.start)
         if m is None and SAME_AS.match(self.text, max(c.end, c.variant_end)):
             m = WITH_MODIFIED.search(self.text, max(self.span.start, c.start - 24), c.start)
-        return bool(m) and not any(m.start() <= d.start < c.start for d in self.chips)
+        return m is not None and not any(m.start() <= d.start < c.start for d in self.chips)
 
     def _topic_if_free(self) -> Mention | None:
         """The topic, when the sentence names no chip of its own (only baselines)."""

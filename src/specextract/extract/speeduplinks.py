@@ -1,7 +1,7 @@
 """Speed-up claims in one sentence of prose ("是前代V100的5倍", "5x the V100", "提升50%"):
 subject, baseline (a chip after a comparison word, the subject's predecessor for 前代, a
 named architecture) and metric (an attribute keyword in the sentence; none for plain 性能).
-The :class:`SpeedupLinks` half of :class:`specextract.extract.prose.ProseSentence`."""
+The :class:`SpeedupLinks` layer of :class:`specextract.extract.prose.ProseSentence`."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -10,6 +10,7 @@ from .comparisons import speedup_value
 from .cues import cue_pattern, cue_value
 from .drafts import NOT_METRICS, PRECISE_ATTRS, Draft, plausible, relations
 from .mentions import Mention
+from .pairlinks import PairLinks
 from .patterns import (ALL_OF, ARCH_AFTER, ARCH_SUFFIX, CARDS_AFTER, COMPARE_WORD,
                        FIGURE_KEYWORD_GAP, FRAMING_TAIL,
                        GAIN_BEFORE, GAIN_LEAD, GLOSS, IMPLICIT_GAIN, INCREASE_IN, KEYWORD_JOIN,
@@ -19,7 +20,6 @@ from .patterns import (ALL_OF, ARCH_AFTER, ARCH_SUFFIX, CARDS_AFTER, COMPARE_WOR
                        WEAK_COMPARE)
 from .quantities import Quantity
 from .segment import Span
-from .sentence import Sentence
 
 MEASURED = frozenset({"benchmark", "measured", "overclocked"})  # exclude cues a gain can't follow
 DENSITY_REACH = 16  # characters between a gain and a sparse / dense word about it
@@ -28,8 +28,11 @@ PREVIOUS_REACH = 200  # characters of the sentence before read for a predecessor
 INCREASE_REACH = 48  # characters from "20x increase in" to the attribute it names
 
 
-class SpeedupLinks(Sentence):
-    """Links the ratios and percentages of a sentence as speed-ups."""
+class SpeedupLinks(PairLinks):
+    """Links the ratios and percentages of a sentence as speed-ups, after its figures (whose
+    links it reads: a gain may borrow a figure's subject, metric and operator words). One
+    line of classes (Sentence, FigureLinks, PairLinks, SpeedupLinks, ProseSentence) keeps
+    the linker compilable."""
 
     # -- speed-ups ---------------------------------------------------------------
     def _speedups(self, q: Quantity, figures: list[Draft]) -> list[Draft]:
@@ -81,7 +84,7 @@ class SpeedupLinks(Sentence):
             elif self._carries_gain(q, subject):
                 # "…a 20x gain over the V100. It also reports a 2.5x gain in FP64": the
                 # baseline of the sentence before, for the same subject
-                baseline = self.prev_speedup.baseline
+                baseline = self.prev_speedup.baseline  # type: ignore[union-attr]  # (there is one)
         if subject is None and baseline:
             subject = self._subject_after(q, baseline, figures)
         if subject is not None and subject.start < self.span.start and any(

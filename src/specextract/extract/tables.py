@@ -17,6 +17,7 @@ Returns drafts and the spans the tables cover, so prose linking leaves them alon
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from .cells import cell_drafts, in_span as _in, label_names_no_claim, more_columns, row_unit
@@ -108,10 +109,8 @@ def _read_grid(found: Found, rows: list[list[Span]]) -> list[Draft]:
     header = rows[0]
     if _header_lacks_label(found.text, rows):  # "         L40S   A100   H100": no label above the labels
         header = [Span(header[0].start, header[0].start)] + header
-    col_chips = {j: _chip_of(found, c) for j, c in enumerate(header) if j}
-    col_chips = {j: c for j, c in col_chips.items() if c is not None}
-    row_chips = {i: _chip_of(found, r[0]) for i, r in enumerate(rows) if i}
-    row_chips = {i: c for i, c in row_chips.items() if c is not None}
+    col_chips = {j: c for j, h in enumerate(header) if j and (c := _chip_of(found, h)) is not None}
+    row_chips = {i: c for i, r in enumerate(rows) if i and (c := _chip_of(found, r[0])) is not None}
     out: list[Draft] = []
     labels: dict[Span, tuple] = {}
     if col_chips and len(col_chips) >= len(row_chips):
@@ -194,7 +193,7 @@ def _read_runs(found: Found, taken: list[Span]) -> list[tuple[list[Draft], Span]
 
 
 def _run_rows(found: Found, header: list[Mention], stop_at: int,
-              taken: list[Span] = ()) -> tuple[list[Draft], int]:
+              taken: Sequence[Span] = ()) -> tuple[list[Draft], int]:
     """Label after label following a chip run, each with one figure (or N/A) per chip."""
     text = found.text
     start = max(header[-1].end, header[-1].variant_end)

@@ -67,7 +67,7 @@ def same_before(text: str, sent_start: int, start: int, end: int, figure: int,
     if any(head_start < e <= start for e in figure_ends):
         return False  # "TGP 320W 同 4080 一样": the sameness is about the figure before
     m = SAME_TAIL.match(text, end)
-    return bool(m) and figure - m.end() <= 24 and not any(
+    return m is not None and figure - m.end() <= 24 and not any(
         p in text[m.end():figure] for p in "，,：:、；;")
 
 

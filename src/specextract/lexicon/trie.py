@@ -94,7 +94,7 @@ def first_chars(words: list[str], mark=lambda w: w) -> str:
 def _first_chars(node: dict) -> str:
     """A look-ahead on the characters a match can start with: most positions of a text
     fail this one set test instead of trying every branch."""
-    chars = set()
+    chars: set[str] = set()
     for ch in node:
         if ch in PIECES or not ch:
             return ""  # a word may start with optional space: no cheap test

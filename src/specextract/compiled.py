@@ -1,0 +1,109 @@
+"""The compiled build of the extraction stage, loaded: the ``extract`` and ``lexicon``
+modules compiled to C extension modules (``python -m specextract.compile_modules build``
+writes ``_compiled/``), used in place of the Python sources when they were built from
+exactly these sources.
+
+What enters: ``_compiled/`` (one extension module per compiled module, their shared library
+and ``manifest.json`` naming the Python version and a hash of every source of the
+package). :func:`install`, called when ``specextract`` is imported, puts a finder in front
+of the normal import system that loads the compiled modules, all of them or none: none
+when there is no build, when it was made for another Python, when any source of the
+package changed since (a stale build would run old code), or when ``SPECEXTRACT_PURE=1``.
+The Python sources give byte-identical claims (``tests/test_compiled.py``); the build only
+makes extraction faster.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+OUT = PACKAGE_DIR / "_compiled"
+MANIFEST = OUT / "manifest.json"
+COMPILED_PACKAGES = ("extract", "lexicon")  # every module but the packages' __init__ and:
+LEFT_AS_PYTHON = ("extract/document.py",     # the per-document entry points and the
+                  "extract/blocks.py",       # time limits around them (tests patch them)
+                  "lexicon/lexicon.py")      # the Lexicon class, which users may subclass
+GROUP = "specextract_native"                 # the shared library's name
+PURE_VARIABLE = "SPECEXTRACT_PURE"
+
+_state = {"mode": "pure", "why": "not installed"}
+
+
+def compiled_sources() -> list[Path]:
+    """The modules compiled, as paths under the package."""
+    return sorted(p for pkg in COMPILED_PACKAGES for p in (PACKAGE_DIR / pkg).glob("*.py")
+                  if p.name != "__init__.py"
+                  and p.relative_to(PACKAGE_DIR).as_posix() not in LEFT_AS_PYTHON)
+
+
+def sources_hash() -> str:
+    """A hash of every Python source of the package (the compiled modules read the others'
+    types, so any change makes the build stale)."""
+    h = hashlib.sha256()
+    for p in sorted(PACKAGE_DIR.rglob("*.py")):
+        if OUT in p.parents:
+            continue
+        h.update(p.relative_to(PACKAGE_DIR).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def module_name(path: Path) -> str:
+    return "specextract." + ".".join(path.relative_to(PACKAGE_DIR).with_suffix("").parts)
+
+
+class _Finder:
+    """Finds the compiled modules (and their shared library) in ``_compiled/``."""
+
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname not in self.names:
+            return None
+        suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+        file = OUT.joinpath(*fullname.split(".")).with_name(fullname.rpartition(".")[2] + suffix)
+        if not file.is_file():
+            return None
+        loader = importlib.machinery.ExtensionFileLoader(fullname, str(file))
+        return importlib.util.spec_from_file_location(fullname, file, loader=loader)
+
+
+def build_status() -> tuple[bool, str]:
+    """(usable, why) of the build on disk."""
+    if os.environ.get(PURE_VARIABLE, "") not in ("", "0"):
+        return False, f"{PURE_VARIABLE} is set"
+    if not MANIFEST.is_file():
+        return False, "no compiled build (python -m specextract.compile_modules build)"
+    try:
+        manifest = json.loads(MANIFEST.read_text())
+    except (OSError, ValueError) as e:
+        return False, f"unreadable {MANIFEST}: {e}"
+    if manifest.get("python") != sys.implementation.cache_tag:
+        return False, f"built for {manifest.get('python')}, not {sys.implementation.cache_tag}"
+    if manifest.get("sources") != sources_hash():
+        return False, "stale: the sources changed since the build (python -m specextract.compile_modules build)"
+    return True, f"{len(manifest['modules'])} modules compiled"
+
+
+def install() -> None:
+    """Use the compiled modules when the build is usable (before any of them is imported)."""
+    usable, why = build_status()
+    _state.update(mode="compiled" if usable else "pure", why=why)
+    if not usable:
+        return
+    names = set(json.loads(MANIFEST.read_text())["modules"]) | {GROUP + "__mypyc"}
+    if any(n in sys.modules for n in names):  # imported already as Python: keep it one way
+        _state.update(mode="pure", why="modules imported before the build was installed")
+        return
+    sys.meta_path.insert(0, _Finder(names))
+
+
+def mode() -> tuple[str, str]:
+    """('compiled' or 'pure', why)."""
+    return _state["mode"], _state["why"]
