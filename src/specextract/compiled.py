@@ -1,7 +1,7 @@
-"""The compiled build of the extraction stage, loaded: the ``extract`` and ``lexicon``
-modules compiled to C extension modules (``python -m specextract.compile_modules build``
-writes ``_compiled/``), used in place of the Python sources when they were built from
-exactly these sources.
+"""The compiled build of extraction and checking, loaded: most modules of ``extract``,
+``lexicon`` and ``check`` compiled to C extension modules (``python -m
+specextract.compile_modules build`` writes ``_compiled/``), used in place of the Python
+sources when they were built from exactly these sources.
 
 What enters: ``_compiled/`` (one extension module per compiled module, their shared library
 and ``manifest.json`` naming the Python version and a hash of every source of the
@@ -25,10 +25,12 @@ from pathlib import Path
 PACKAGE_DIR = Path(__file__).resolve().parent
 OUT = PACKAGE_DIR / "_compiled"
 MANIFEST = OUT / "manifest.json"
-COMPILED_PACKAGES = ("extract", "lexicon")  # every module but the packages' __init__ and:
+COMPILED_PACKAGES = ("extract", "lexicon", "check")  # every module but __init__ and:
 LEFT_AS_PYTHON = ("extract/document.py",     # the per-document entry points and the
                   "extract/blocks.py",       # time limits around them (tests patch them)
-                  "lexicon/lexicon.py")      # the Lexicon class, which users may subclass
+                  "lexicon/lexicon.py",      # the Lexicon class, which users may subclass
+                  "check/checker.py",        # the per-claim loop with its fault handling
+                  "check/consensus.py")      # pandas work, not per claim
 GROUP = "specextract_native"                 # the shared library's name
 PURE_VARIABLE = "SPECEXTRACT_PURE"
 

@@ -13,6 +13,7 @@ statements and then says how many more there are ("; and 612 more").
 """
 from __future__ import annotations
 
+from typing import Any
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -144,7 +145,8 @@ def _tolerates(s: Statement, other: Decimal) -> bool:
 
 def disagreeing(a: Statement, other: Sorted):
     """(certain ranges as lists, statements judged to disagree) of ``other`` against ``a``."""
-    certain, judged = [], []
+    certain: list[Any] = []
+    judged: list[Statement] = []
     for kind in other.items:
         if a.kind == "odd" or kind == "odd":
             judged.extend(s for s in other.items[kind] if disagree(a, s))
@@ -204,10 +206,10 @@ def statements(claims: list[Claim]) -> list[dict[tuple, dict[tuple, Statement]]]
             c = claims[index]
             same = classes.setdefault((c.variant, c.qualifiers), {})
             key = (str(c.value), c.precision_exp, c.operator)
-            found = same.get(key)
-            if found is None:
-                found = same[key] = Statement(c, None)
-            found.members.append(index)
+            stmt = same.get(key)
+            if stmt is None:
+                stmt = same[key] = Statement(c, None)
+            stmt.members.append(index)
         out.append(classes)
     return out
 
@@ -226,7 +228,8 @@ def self_contradictions(claims: list[Claim]) -> dict[int, str]:
                         and _compatible(x, y)] for x in names}
         for x in names:
             for a in classes[x].values():
-                certain, judged = [], []
+                certain: list[Any] = []
+                judged: list[Statement] = []
                 for y in compared[x]:
                     if y not in index:
                         index[y] = Sorted(list(classes[y].values()))

@@ -13,7 +13,7 @@ module orders the detectors; each cause has its own module:
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..codebook import CONTRADICTED, SUPPORTED
 from ..records import Claim
@@ -44,7 +44,8 @@ def diagnose(claim: Claim, verdict: str, candidates: Sequence[Candidate],
         # The most specific explanation the reference shows, in this order: another of the
         # chip's own figures, its preliminary figure, another variant's, another chip's.
         if verdict == CONTRADICTED and may_explain(claim, ref):
-            explain = (wrong_precision, _preliminary_of, wrong_variant, misattributed)
+            explain: tuple[Callable[[Claim, Reference, Selection], list[str]], ...] = (
+                wrong_precision, _preliminary_of, wrong_variant, misattributed)
         else:  # (contradicted: no figure the other three search can match the claim)
             explain = (_preliminary_of,)
         for rule in explain:

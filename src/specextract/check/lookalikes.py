@@ -11,7 +11,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from decimal import Decimal
 from functools import lru_cache
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..codebook import PRECISION_ATTRIBUTES
 from ..lexicon.lexicon import Lexicon, default_lexicon
@@ -35,7 +35,7 @@ def predecessors(lex: Lexicon) -> dict[str, str]:
 
 
 def _ancestors(key: str, pred: dict[str, str]) -> list[str]:
-    line = []
+    line: list[str] = []
     while key in pred and pred[key] not in line and len(line) < 32:
         key = pred[key]
         line.append(key)
@@ -62,9 +62,9 @@ def wrong_precision(claim: Claim, ref: Reference, sel: Selection | None = None) 
         return []
     number = safe_float(claim.value)
     rows = [r for r, figure in precision_near(ref, claim.entity, claim.variant, number)
-            if may_match(number, figure) and matches(claim.value, r.value)]
+            if may_match(number, figure) and r.value is not None and matches(claim.value, r.value)]
     for row in sorted(rows, key=lambda r: (r.attribute != claim.attribute,
-                                           deviation(claim.value, r.value))):
+                                           deviation(claim.value, r.value))):  # type: ignore[arg-type]
         sparse = "sparse" in row.qualifiers and "sparse" not in claim.qualifiers
         if row.attribute == claim.attribute:
             kind = SPARSE_AS_DENSE if sparse else WRONG_QUALIFIER
@@ -128,7 +128,7 @@ def misattributed(claim: Claim, ref: Reference, sel: Selection | None = None) ->
         return []
     own = entity_key(claim.entity)
     number = safe_float(claim.value)
-    ranked = []
+    ranked: list[tuple[Any, RefRow]] = []
     for row, key, figure in near:
         if key != own:
             same, rank = _same_figure(claim, row, number, figure)
@@ -181,7 +181,8 @@ def _value_index(ref: Reference, attribute: str) -> tuple[list[float], list[Figu
 
 
 def _build_value_index(ref: Reference, attribute: str) -> tuple:
-    positive, other = [], []
+    positive: list[Any] = []
+    other: list[Any] = []
     for pos, row in enumerate(ref.attribute_rows(attribute)):
         if row.value is None:
             continue

@@ -144,7 +144,8 @@ def metric_pairs(ref: Reference, subject: str, baseline: str, metric: str, varia
     combos = [(a, a) for a in attrs]
     if diagnose:
         combos += [(t, b) for t, b in sorted(STAND_INS) if metric in (COMPUTE, t, b)]
-        quals, dense_only = frozenset(), False
+        quals: frozenset[str] = frozenset()
+        dense_only = False
     else:
         quals = frozenset(q for q in qualifiers if q in OPPOSITE)
         dense_only = metric == COMPUTE and "sparse" not in quals
@@ -204,9 +205,9 @@ def _speedup_candidates(ref: Reference, subject: str, baseline: str, metric: str
         return (), "speedup without a named baseline chip"
     if metric:
         pairs = metric_pairs(ref, subject, baseline, metric, variant, qualifiers)
-        cands = {c.label: c for c in (ratio_candidate(t, b) for t, b in pairs)}
-        if cands:
-            return tuple(cands.values()), f"ratio of {subject} to {baseline} on {metric}"
+        by_label = {c.label: c for c in (ratio_candidate(t, b) for t, b in pairs)}
+        if by_label:
+            return tuple(by_label.values()), f"ratio of {subject} to {baseline} on {metric}"
         vendor = vendor_candidates(ref, subject, baseline, metric)
         if vendor:  # "FP8 six times the A100's": the A100 has no FP8 figure
             return vendor, f"vendor ratios for the pair (no {metric} figures for both chips)"

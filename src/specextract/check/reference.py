@@ -13,6 +13,7 @@ entities by dropping the words in ``data/reference_entities.tsv``.
 """
 from __future__ import annotations
 
+from typing import Any
 import csv
 import hashlib
 import io
@@ -236,7 +237,9 @@ def build_rows(frame: list[dict[str, str]], where: str) -> list[RefRow]:
     strings) and turn it into RefRow records (derived figures last)."""
     specs, words = attribute_specs(), drop_words()
     units = frozenset(u for group in specs.values() for s in group for u in s.units)
-    own, derived, seen = [], [], {}
+    own: list[RefRow] = []
+    derived: list[RefRow] = []
+    seen: dict[tuple, Any] = {}
     records = _records(frame)
     names = frozenset(n for raw in records if raw.get("chip", "").strip()
                       for n in (raw["chip"].strip(), entity_name(raw["chip"], words)) if n)
@@ -260,7 +263,7 @@ def build_rows(frame: list[dict[str, str]], where: str) -> list[RefRow]:
                                   fig.qualifiers, fig.value, ATTRIBUTE_UNITS[fig.attribute],
                                   raw["condition"], raw["source"], raw["confidence"],
                                   fig.preliminary, False, line, fig.derived))
-    unique = {}
+    unique: dict[tuple, RefRow] = {}
     for row in own + derived:
         unique.setdefault((entity_key(row.entity), row.variant, row.attribute, row.qualifiers,
                            row.value, row.preliminary, row.not_supported), row)

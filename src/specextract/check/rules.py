@@ -181,7 +181,7 @@ def _swap(quals: frozenset[str], add: str) -> frozenset[str]:
 def condition_figures(own: Figure, condition: str, spec: AttrSpec) -> list[Figure]:
     """Values written only in a condition count as rows (codebook, Verdicts)."""
     attr, quals, out = own.attribute, own.qualifiers, []
-    num = lambda text: to_decimal(text) * spec.unit_factor  # noqa: E731
+    num = lambda text: to_decimal(text) * spec.unit_factor  # type: ignore[operator]  # noqa: E731  (the patterns match numbers)
     if spec.qualifier == TENSOR:
         for m in DENSE_FIGURE.finditer(condition):                          # "(dense 494.5)"
             out.append(Figure(attr, _swap(quals, DENSE), num(m.group(1)), False, "condition"))

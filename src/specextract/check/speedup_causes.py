@@ -4,6 +4,8 @@ the vendor ratio the claim repeats.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..codebook import CONTRADICTED
 from ..records import Claim
 from .figures import (MISATTRIBUTED, SPARSE_AS_DENSE, VENDOR_RATIO, WRONG_PRECISION,
@@ -15,7 +17,7 @@ from .verdicts import deviation, matches
 
 
 def speedup_parts(claim: Claim, verdict: str, ref: Reference,
-                   candidates: list[Candidate]) -> list[str]:
+                   candidates: Sequence[Candidate]) -> list[str]:
     """A ratio formed with sparse figures, stand-in precisions or rows the claim's qualifiers
     exclude; another pair's vendor ratio."""
     if not claim.metric:
@@ -66,7 +68,7 @@ def _build_ratios(ref: Reference, subject: str, baseline: str, metric: str, vari
         if bottom not in bottoms[bottom.attribute]:
             bottoms[bottom.attribute].append(bottom)
     cands = [(t, b, ratio_candidate(t, b)) for t, b in pairs]
-    return tuple((t, b, c, safe_float(c.value)) for t, b, c in cands), bottoms
+    return tuple((t, b, c, safe_float(c.value)) for t, b, c in cands), bottoms  # type: ignore[arg-type]
 
 
 def _ratio_misattributed(claim: Claim, ref: Reference) -> list[str]:

@@ -8,6 +8,7 @@ lists them all, so a table can be fixed in one pass:
 """
 from __future__ import annotations
 
+from typing import Any
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,7 +62,8 @@ def table_problems(path: str | Path) -> list[Problem]:
         return [Problem(exc.path, exc.row, "", exc.problem)]
     groups = attribute_specs()
     units = frozenset(u for group in groups.values() for s in group for u in s.units)
-    problems, seen = [], {}
+    problems: list = []
+    seen: dict[tuple, Any] = {}
     for index, raw in enumerate(records):
         line = index + 2
         raw = {**raw, "attribute": table_attribute(raw["attribute"])}
