@@ -20,9 +20,10 @@ from .drafts import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, 
 from .mentions import Keyword, Mention
 from .patterns import (ASIDE_AFTER, ASIDE_CHIP, ASIDE_OPEN, OF_PREDECESSOR, GLOSS_GAP, GLOSS_OPEN,
                        ASSIGN_GAP, BOTH, CHIP_JOIN, CLOSE_AFTER,
-                       COUNT_GAP, DESCRIBES_CHIP, FOR_CHIP, ON_CHIP, FROM, GENERIC_BANDWIDTH, GROUP_REF, KEYWORD_JOIN,
+                       COUNT_GAP, DESCRIBES_CHIP, FOR_CHIP, ON_CHIP, FROM, FROM_PREDECESSOR, GENERIC_BANDWIDTH, GROUP_REF, KEYWORD_JOIN,
                        LABEL_GAP, LINE_SENTENCE_END, LINK_WORDS, ORIGINAL_EDITION, POSSESSIVE,
-                       POSSESSIVE_LIST, PRONOUN_START, SEPARATOR, TIGHT_GAP, TO_AFTER, VARIANT_OF)
+                       POSSESSIVE_LIST, PRONOUN_START, SEPARATOR, TIGHT_GAP, TO_AFTER, TO_AFTER_WORD,
+                       VARIANT_OF)
 from .quantities import Quantity
 from .headings import grid_row, heading_chip
 from .segment import list_under
@@ -248,8 +249,9 @@ class FigureLinks(Sentence):
                 # "the H100's 80 billion", "V100的900 GB/s", "H100的80GB、3.35TB/s" (not "a
                 # variant of the B200 (700W)": the variant's figure)
                 return before[-1], "possessive"
-        if FROM.search(self.text, max(self.span.start, q.start - 3), q.start) \
-                and TO_AFTER.match(self.text, q.end):  # (not "由2080亿个晶体管组成")
+        if (FROM.search(self.text, max(self.span.start, q.start - 3), q.start)
+                and TO_AFTER.match(self.text, q.end)) or self._from_predecessor(q):
+            # (not "由2080亿个晶体管组成")
             # "与A100相比，A800的带宽从600GB/s降到400GB/s": the old figure is the other chip's
             others = [c for c in before if self.is_baseline(c)]
             return (others[-1], "from") if others else (None, "")
@@ -298,6 +300,13 @@ class FigureLinks(Sentence):
         if arch and arch != topic.entity:
             return None, ""  # "新架构 Blackwell，其拥有 2080 亿个晶体管": the architecture's, not the topic's
         return topic, link
+
+    def _from_predecessor(self, q: Quantity) -> bool:
+        """Does the figure start a change from an earlier generation ("从第一代的16nm工艺
+        升级到7nm", "from the previous generation's 16nm to 7nm")?"""
+        if not FROM_PREDECESSOR.search(self.text, max(self.span.start, q.start - 32), q.start):
+            return False
+        return bool(TO_AFTER.match(self.text, q.end) or TO_AFTER_WORD.match(self.text, q.end))
 
     def _aside_closed(self, c: Mention, pos: int) -> bool:
         """Is chip ``c`` inside a bracketed aside that closes before ``pos`` ("256GB (33% more

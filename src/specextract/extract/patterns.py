@@ -383,6 +383,15 @@ VARIANT_OF = re.compile(r"""
     \s++ (?: of | to | for ) \s++ (?: the \s++ | an? \s++ )? $""", I | V)
 # "从600GB/s降到400GB/s", "由 80GB 提升至 141GB": the change a from-figure starts
 TO_AFTER = re.compile(r"[^，。,;；\n]{0,12}? (?: 到 | 至 | 降 | 升 | 增 | 提高 | 提升 | 减少 | 变为 | 变成 | 改为 )", V)
+# "从第一代的16nm工艺升级到7nm", "from the previous generation's 16nm to 7nm": a from-figure
+# the words give an earlier generation (no chip named: the figure is no claim)
+FROM_PREDECESSOR = re.compile(r"""
+    (?: (?: 从 | 由 ) \s*+ (?: 第一代 | 初代 | 上一代 | 上代 | 前代 | 前一代 ) (?: 产品 | 显卡 | 芯片 | 旗舰 )? 的?
+      | (?<![A-Za-z]) from \s++ (?: the \s++ | its \s++ )?
+        (?: first | previous | prior | last | older ) [\s-]++ gen(?:eration)? (?: 's | ’s )?
+    ) \s* $""", I | V)
+# "… 16nm process to 7nm": the English "to" of a change
+TO_AFTER_WORD = re.compile(r"[^,.;\n]{0,24}? \s (?: to | into ) \s", I | V)
 # "是 V100 的 …": a weak comparison that needs 的 after the chip (OF_AFTER)
 WEAK_COMPARE = re.compile(r"(?: 是 | 为 | 係 | 系 | 达到 | 达 | 相当于 | 等于 | 等同于 | of ) \s* $", I | V)
 # "是V100的": the chip is what is compared against
