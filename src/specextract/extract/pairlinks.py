@@ -8,7 +8,7 @@ from dataclasses import replace
 from .drafts import Draft, fits, in_canonical, plausible
 from .figurelinks import FigureLinks
 from .mentions import Mention
-from .patterns import KEYWORD_JOIN, RESPECTIVELY
+from .patterns import FIGURE_LIST_JOIN, LABEL_LIST_JOIN, RESPECTIVELY, TRAILING_GAP
 from .quantities import Quantity
 from .topics import group_figures
 
@@ -18,31 +18,61 @@ class PairLinks(FigureLinks):
 
     def _respectively(self, figures: list[Quantity]) -> list[Draft]:
         """'V100和A100的FP32分别为15.7和19.5 TFLOPS': the i-th figure to the i-th chip;
-        '它们配备了48GB与24GB显存' after a sentence naming two chips: the same with those."""
+        "The V100 and the A100 deliver 15.7 and 19.5 TFLOPS respectively": the same with the
+        figures before the word; '它们配备了48GB与24GB显存' after a sentence naming two
+        chips: the same with those."""
         m = RESPECTIVELY.search(self.text, self.span.start, self.span.end)
         if not m:
             return self._group_respectively(figures)
-        chips = [c for c in self.chips if c.end <= m.start()]
-        entities = list(dict.fromkeys(c.entity for c in chips))
+        at = m.start()
         after = [q for q in figures if q.start >= m.end() and not q.is_range]
+        if not after and not m.group().startswith("分"):
+            after = self._run_before(figures, at)  # (a trailing "respectively")
+            at = after[0].start if after else at
+        chips = [c for c in self.chips if c.end <= at]
+        if after and at < m.start() and len({c.entity for c in chips}) < 2:
+            # "900 GB/s and 1.6 TB/s for the V100 and A100 respectively": chips after them
+            chips = [c for c in self.chips if after[-1].end <= c.start and c.end <= m.start()]
+        entities = list(dict.fromkeys(c.entity for c in chips))
         if len(entities) < 2 or len(after) < len(entities):
-            return self._keywords_respectively(m.start(), after) or self._group_respectively(figures)
+            return self._keywords_respectively(at, after) or self._group_respectively(figures)
         named = [next(c for c in chips if c.entity == e) for e in entities]
         return self._pair_drafts(named, after[:len(entities)], m.start(), "respectively")
 
+    def _run_before(self, figures: list[Quantity], end: int) -> list[Quantity]:
+        """The joined figures ("9.7, 19.5 and 78 TFLOPS") that end right before ``end`` (a
+        few words between, no punctuation), two or more; else none."""
+        before = [q for q in figures if q.end <= end and not q.is_range]
+        if not before or not TRAILING_GAP.fullmatch(self.text, before[-1].end, end):
+            return []
+        run = [before[-1]]
+        for q in before[-2::-1]:
+            if not FIGURE_LIST_JOIN.fullmatch(self.text, q.end, run[0].start):
+                break
+            run.insert(0, q)
+        return run if len(run) > 1 else []
+
     def _keywords_respectively(self, at: int, after: list[Quantity]) -> list[Draft]:
-        """'FP16 与 FP8 的表现分别是 1.3PF 和 2.6PF': joined attribute keywords before 分别,
-        the i-th figure after it to the i-th keyword (each figure's chip found as usual)."""
+        """'FP16 与 FP8 的表现分别是 1.3PF 和 2.6PF', 'FP64、FP32和FP16算力分别为…': joined
+        attribute keywords before 分别 (a generic 算力 right after the last one is their
+        head word), the i-th figure after it to the i-th keyword (each figure's chip found
+        as usual; a bare figure takes the unit of the last one)."""
         before = [k for k in self.keywords if k.end <= at]
+        if len(before) > 1 and before[-1].attribute == "compute" \
+                and not self.text[before[-2].end:before[-1].start].strip():
+            before = before[:-1]  # "FP16算力": the precision is the label
         labels = before[-1:]
         for k in reversed(before[:-1]):
-            if not KEYWORD_JOIN.match(self.text[k.end:labels[0].start]):
+            if k.attribute == "compute" or not LABEL_LIST_JOIN.match(self.text[k.end:labels[0].start]):
                 break
             labels.insert(0, k)
         if len(labels) < 2 or len(after) < len(labels) or len({k.attribute for k in labels}) < len(labels):
             return []
+        unit_q = next((q for q in after[len(labels) - 1::-1] if q.dimension != "bare"), None)
         out: list[Draft] = []
         for k, q in zip(labels, after):
+            if q.dimension == "bare" and unit_q is not None:  # "9.7, 19.5 and 78 TFLOPS"
+                q = replace(q, dimension=unit_q.dimension, written=unit_q.written)
             chips, how = self._chips(q)
             attribute = self._attribute(q, k) if chips and fits(q, k) else None
             if attribute is None:

@@ -249,6 +249,14 @@ LINK_WORDS = re.compile(r"x16 | x8 | 链路 | lanes?", I | V)
 
 # "分别为 15.7 和 19.5": the i-th figure to the i-th chip
 RESPECTIVELY = re.compile(r"分别 | respectively", I | V)
+# between the attribute labels a 分别 / respectively pairs with figures: "FP64、FP32和FP16",
+# "FP64, FP32, and FP16" (not "，": "…的算力，BF16 与 FP8 分别…" starts a new list)
+LABEL_LIST_JOIN = re.compile(r"^ \s*+ (?: / | 、 | 和 | 与 | 及 | & | , (?: \s*+ (?: or | and ) )? | or | and ) \s*+ $", I | V)
+# between the figures a trailing "respectively" pairs: "9.7, 19.5 and 78 TFLOPS"
+FIGURE_LIST_JOIN = re.compile(r"(?<!\s) \s*+ (?: 、 | 和 | 与 | 及 | / | ， | , (?: \s*+ (?: and | or ) )? | and | or ) \s*+", I | V)
+# from the last of those figures to the word: "… 78 TFLOPS (of FP32) respectively", "…
+# 40GB for the V100 and A100, respectively"
+TRAILING_GAP = re.compile(r"[^,.;:，。；：!?！？]{0,40}+ (?: [,，] \s*+ )?", V)
 # chips joined into one subject: "P100 和 V100", "A100/A800"
 CHIP_JOIN = re.compile(r"^ \s* (?: 和 | 与 | 及 | 、 | / | , | ， | and | & ) \s* $", I | V)
 # a pronoun for the sentence's first chip
