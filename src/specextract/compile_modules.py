@@ -23,6 +23,7 @@ from .compiled import (GROUP, OUT, PACKAGE_DIR, build_status, compiled_sources,
 def build() -> int:
     """Compile the modules into ``_compiled/``; the old build is replaced only on success."""
     sources = compiled_sources()
+    digest = sources_hash()  # before compiling: an edit during the build leaves it stale
     src_root = PACKAGE_DIR.parent
     with tempfile.TemporaryDirectory() as tmp:
         lib = Path(tmp) / "lib"
@@ -43,7 +44,7 @@ def build() -> int:
             print(f"compiled build failed (exit {done.returncode}): specextract runs as Python",
                   file=sys.stderr)
             return 1
-        manifest = {"python": sys.implementation.cache_tag, "sources": sources_hash(),
+        manifest = {"python": sys.implementation.cache_tag, "sources": digest,
                     "modules": [module_name(p) for p in sources]}
         (lib / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
         shutil.rmtree(OUT, ignore_errors=True)
