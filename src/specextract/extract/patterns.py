@@ -384,11 +384,13 @@ VENDOR_TAIL = re.compile(r"""
     | (?: GeForce | RTX | GTX | Radeon | Instinct ) \s*+ $""", V)
 # "from" of a from-to change: "带宽从 600GB/s 降到 400GB/s"
 FROM = re.compile(r"(?: 从 | 由 ) \s* $", V)
-# "a lower-power variant of the B200", "successor to the H100": the chip another one is
-# made from or follows (the figures near it are the other one's)
+# "a lower-power variant of the B200", "successor to the H100", "接棒B200": the chip another
+# one is made from or follows (the figures near it are the other one's)
 VARIANT_OF = re.compile(r"""
-    (?<![A-Za-z-]) (?: variant | version | derivative | successor | replacement | spin-?off | refresh | upgrade )
-    \s++ (?: of | to | for ) \s++ (?: the \s++ | an? \s++ )? $""", I | V)
+    (?: (?<![A-Za-z-]) (?: variant | version | derivative | successor | replacement | spin-?off | refresh | upgrade )
+        \s++ (?: of | to | for ) \s++ (?: the \s++ | an? \s++ )?
+      | (?: 接棒 | 接替 | 取代 | 替代 | 继任 | 接班 ) \s*+ (?: 了 \s*+ )? )   # "接棒B200": what it succeeds
+    $""", I | V)
 # "从600GB/s降到400GB/s", "由 80GB 提升至 141GB": the change a from-figure starts
 TO_AFTER = re.compile(r"[^，。,;；\n]{0,12}? (?: 到 | 至 | 降 | 升 | 增 | 提高 | 提升 | 减少 | 变为 | 变成 | 改为 )", V)
 # "从第一代的16nm工艺升级到7nm", "from the previous generation's 16nm to 7nm": a from-figure
