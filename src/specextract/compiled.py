@@ -78,28 +78,34 @@ class _Finder:
 
 def build_status() -> tuple[bool, str]:
     """(usable, why) of the build on disk."""
+    return _usable_manifest()[:2]
+
+
+def _usable_manifest() -> tuple[bool, str, dict]:
+    """(usable, why, the manifest read) of the build on disk."""
     if os.environ.get(PURE_VARIABLE, "") not in ("", "0"):
-        return False, f"{PURE_VARIABLE} is set"
+        return False, f"{PURE_VARIABLE} is set", {}
     if not MANIFEST.is_file():
-        return False, "no compiled build (python -m specextract.compile_modules build)"
+        return False, "no compiled build (python -m specextract.compile_modules build)", {}
     try:
         manifest = json.loads(MANIFEST.read_text())
     except (OSError, ValueError) as e:
-        return False, f"unreadable {MANIFEST}: {e}"
+        return False, f"unreadable {MANIFEST}: {e}", {}
     if manifest.get("python") != sys.implementation.cache_tag:
-        return False, f"built for {manifest.get('python')}, not {sys.implementation.cache_tag}"
+        return False, f"built for {manifest.get('python')}, not {sys.implementation.cache_tag}", {}
     if manifest.get("sources") != sources_hash():
-        return False, "stale: the sources changed since the build (python -m specextract.compile_modules build)"
-    return True, f"{len(manifest['modules'])} modules compiled"
+        return (False, "stale: the sources changed since the build "
+                "(python -m specextract.compile_modules build)", {})
+    return True, f"{len(manifest['modules'])} modules compiled", manifest
 
 
 def install() -> None:
     """Use the compiled modules when the build is usable (before any of them is imported)."""
-    usable, why = build_status()
+    usable, why, manifest = _usable_manifest()
     _state.update(mode="compiled" if usable else "pure", why=why)
     if not usable:
         return
-    names = set(json.loads(MANIFEST.read_text())["modules"]) | {GROUP + "__mypyc"}
+    names = set(manifest["modules"]) | {GROUP + "__mypyc"}
     if any(n in sys.modules for n in names):  # imported already as Python: keep it one way
         _state.update(mode="pure", why="modules imported before the build was installed")
         return

@@ -68,11 +68,9 @@ class PairLinks(FigureLinks):
             labels.insert(0, k)
         if len(labels) < 2 or len(after) < len(labels) or len({k.attribute for k in labels}) < len(labels):
             return []
-        unit_q = next((q for q in after[len(labels) - 1::-1] if q.dimension != "bare"), None)
+        paired = after[:len(labels)]
         out: list[Draft] = []
-        for k, q in zip(labels, after):
-            if q.dimension == "bare" and unit_q is not None:  # "9.7, 19.5 and 78 TFLOPS"
-                q = replace(q, dimension=unit_q.dimension, written=unit_q.written)
+        for k, q in zip(labels, with_written_unit(paired) or paired):  # "9.7, 19.5 and 78 TFLOPS"
             chips, how = self._chips(q)
             attribute = self._attribute(q, k) if chips and fits(q, k) else None
             if attribute is None:
@@ -99,13 +97,11 @@ class PairLinks(FigureLinks):
                      how: str) -> list[Draft]:
         """The i-th figure to the i-th chip; the attribute keyword is read as for a figure
         standing at ``anchor`` (the word 分别, or the first figure)."""
-        unit_q = next((q for q in reversed(figures) if q.dimension != "bare"), None)
-        if unit_q is None:
+        shared = with_written_unit(figures)  # "15.7和19.5 TFLOPS": the unit is written once
+        if shared is None:
             return []
         out = []
-        for chip, q in zip(chips, figures):
-            if q.dimension == "bare":  # "15.7和19.5 TFLOPS": the unit is written once
-                q = replace(q, dimension=unit_q.dimension, written=unit_q.written)
+        for chip, q in zip(chips, shared):
             kw = self._attribute_keyword(replace(q, start=anchor, end=anchor))
             if how == "group-pairs" and kw is None:
                 kw = self._attribute_keyword(figures[-1])
@@ -118,3 +114,13 @@ class PairLinks(FigureLinks):
                                  self._operator(q), self._qualifier(q, kw, attribute),
                                  link=how))
         return out
+
+
+def with_written_unit(figures: list[Quantity]) -> list[Quantity] | None:
+    """``figures``, each bare one with the unit of the last figure that writes one ("15.7和
+    19.5 TFLOPS"); None when none writes one."""
+    unit_q = next((q for q in reversed(figures) if q.dimension != "bare"), None)
+    if unit_q is None:
+        return None
+    return [replace(q, dimension=unit_q.dimension, written=unit_q.written)
+            if q.dimension == "bare" else q for q in figures]

@@ -569,7 +569,7 @@ TABLE_WIDE_GAP = re.compile(r"\t|\s{2,}| \| |\|")                  # between two
 SPACE_RUN = re.compile(r"\s\s")  # with "\t" and "|", what TABLE_WIDE_GAP needs (a quicker test)
 TABLE_HEADER_GAP = re.compile(r"^[\s|/]*(?:\([^()\n]{0,20}\)|（[^（）\n]{0,20}）)?[\s|/]*(?:vs\.?|VS)?[\s|/]*$")  # "H100 (Hopper) H20"
 # between the cells of a run-table row: "TSMC 4NSamsung 8N", "700W+ 250W左右", "4.8TB/s
-# ~1TB/s" (a bound or "about" after a cell, "about" before one)
+# 约1TB/s" (a bound or "about" after a cell, "about" before one)
 RUN_GAP = re.compile(r"^(?:\+|左右|以上|上下)?[\s|/、,，;；]*(?:TSMC|台积电|Samsung|三星)?[\s']*(?:~|～|约)?$")
 # possessive (*+): each piece has one way to match, and a backtracking loop would keep a
 # restart point per piece (time grows faster than the length on long runs of 数)
