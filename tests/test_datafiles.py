@@ -158,3 +158,16 @@ def test_unit_base_with_unknown_prefix_is_an_error(tmp_path):
                      "B\tbytes\t1e-9\tX\tB\tany\n", encoding="utf-8")
     with pytest.raises(DataFileError, match="unit_bases.tsv.*prefix 'X'"):
         unit_rows(Lexicon.load(unit_bases=bases))
+
+
+@pytest.mark.parametrize("text,found", [
+    ("fp32 和 FP32 与 Fp32", ["fp32", "FP32", "Fp32"]),   # any case, with no re.IGNORECASE
+    ("实测：超频后", ["实测", "超频"]),
+    ("xfp32 afp32", []),                                  # after a letter: inside a word
+    ("1.4GHzfp32 7nmFP32 80GB/sfp32", ["fp32", "FP32", "fp32"]),   # right after a unit
+])
+def test_word_trie_matches_any_case_by_itself(text, found):
+    from specextract.lexicon.trie import trie_regex
+    pattern = re.compile(trie_regex(["FP32", "实测", "超频"]))
+    assert not pattern.flags & re.IGNORECASE
+    assert [m.group() for m in pattern.finditer(text)] == found

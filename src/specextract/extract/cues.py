@@ -17,10 +17,10 @@ def _cue_pattern(lex: Lexicon, kind: str, anchor: str) -> re.Pattern:
     words = [r["cue"] for r in lex.of_kind("cues.tsv", kind)]
     core = trie_regex(words)
     if anchor == "$":
-        return re.compile(rf"(?:{core})\s*$", re.IGNORECASE)
+        return re.compile(rf"(?:{core})\s*$")
     if anchor == "^":
-        return re.compile(rf"^\s*(?:{core})", re.IGNORECASE)
-    return re.compile(core, re.IGNORECASE)
+        return re.compile(rf"^\s*(?:{core})")
+    return re.compile(core)   # in any case by itself (see trie_regex)
 
 
 def cue_values(lex: Lexicon, kind: str) -> dict[str, str]:

@@ -23,7 +23,7 @@ PRECISE_ATTRS = THROUGHPUT_ATTRS - {"compute"}
 NOT_METRICS = frozenset({"tensor_cores", "tensor_core_gen", "pcie_gen", "mig_instances", "speedup"})
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Draft:
     """A claim before it is mapped back to the original text."""
 

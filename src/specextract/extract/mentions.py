@@ -21,7 +21,7 @@ from .patterns import (ALIAS_SEPARATORS, CODENAME_GAP, EDITION_AFTER, EDITION_BE
 CONTEXT_WINDOW = 40
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Mention:
     """A chip named in the text."""
 
@@ -34,7 +34,7 @@ class Mention:
     kind: str = ""  # "cpu" or "soc": a processor, not an accelerator; its figures are no claims
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Keyword:
     """An attribute keyword or a qualifier word."""
 
@@ -256,7 +256,7 @@ def qualifier_lexicon(lex: Lexicon) -> tuple[re.Pattern, dict[str, str]]:
 
 
 def _compile_words(words: list[str]) -> re.Pattern:
-    return re.compile(trie_regex(words), re.IGNORECASE)
+    return re.compile(trie_regex(words))   # in any case by itself (see trie_regex)
 
 
 def find_keywords(text: str, regions=None, lexicon: Lexicon | None = None) -> list[Keyword]:

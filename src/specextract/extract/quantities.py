@@ -31,7 +31,7 @@ COUNTERS = {"个": "count", "颗": "count", "枚": "count", "组": "count",
             "美元": "other", "人民币": "other", "节点": "other", "倍数": "other"}
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Quantity:
     """A number with its unit, in the dimension's base unit (see data/units.tsv)."""
 

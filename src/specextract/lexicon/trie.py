@@ -12,7 +12,11 @@ FLEX_SPACE = "\x00"  # stands for optional white space inside a word
 FLEX_SEP = "\x01"  # an optional space or hyphen (model names: "RTX 4090", "RTX-4090")
 FLEX_ONE = "\x02"  # at most one space ("MI300X" as "MI 300X")
 PIECES = {FLEX_SPACE: r"\s*", FLEX_SEP: r"[\s\-]?", FLEX_ONE: r"\s?"}
-LATIN_LEFT = r"(?-i:(?<![a-z])|(?<=[BbMm]/s)|(?<=Hz)|(?<=nm))"  # see lexicon.py
+# A Latin word starts after no lower-case letter, or right after a unit that ends in one
+# ("80GB/sHBM3", "1.4GHzboost", "7nmprocess"). The first look-behind fails at once inside
+# most words (after a letter that ends none of those units); the rest are tried only
+# after "m", "s" or "z".
+LATIN_LEFT = r"(?-i:(?<![a-ln-rt-y])(?:(?<![msz])|(?<=[BbMm]/s)|(?<=Hz)|(?<=nm)))"
 LATIN_RIGHT = r"(?-i:(?![a-z]))"
 # The lexicon's only fixed patterns (the rest is built from its word lists):
 LETTERS_DIGIT = re.compile(r"(?<![A-Za-z])([A-Za-z]{2,}+)(\d)")   # "RTX4090": the seam
@@ -44,19 +48,22 @@ def model_name(alias: str) -> str:
     return marked.replace(" ", FLEX_SEP)
 
 
-def plain_trie(words: list[str], mark=lambda w: w, end=lambda w: "") -> str:
-    """A trie alternation of ``words`` (no boundaries but ``end(word)`` after each)."""
+def plain_trie(words: list[str], mark=lambda w: w, end=lambda w: "", fold: bool = False) -> str:
+    """A trie alternation of ``words`` (no boundaries but ``end(word)`` after each), in
+    lower case; ``fold``: in either case by itself (see :func:`_folded_piece`)."""
     trie: dict = {}
     for word in words:
         node = trie
         for ch in mark(word).lower():
             node = node.setdefault(ch, {})
         node[""] = word
-    return _first_chars(trie) + _branches(trie, end) if trie else "(?!)"
+    piece = _folded_piece if fold else _piece
+    return _first_chars(trie) + _branches(trie, end, piece) if trie else "(?!)"
 
 
 def trie_regex(words: list[str]) -> str:
-    """A factored alternation matching any of ``words`` (compile with re.IGNORECASE).
+    """A factored alternation matching any of ``words`` in any case (by itself: compile
+    it without re.IGNORECASE, see :func:`_folded_piece`).
 
     Latin words get word boundaries (no lower-case letter before or after); spaces and
     Latin/CJK seams match optional white space."""
@@ -70,9 +77,10 @@ def trie_regex(words: list[str]) -> str:
     other = {ch: n for ch, n in trie.items() if ch not in latin}
     parts = []
     if latin:
-        parts.append(f"{_first_chars(latin)}{LATIN_LEFT}{_branches(latin, _latin_end)}")
+        parts.append(f"{_first_chars(latin)}{LATIN_LEFT}"
+                     f"{_branches(latin, _latin_end, _folded_piece)}")
     if other:
-        parts.append(_first_chars(other) + _branches(other, _latin_end))
+        parts.append(_first_chars(other) + _branches(other, _latin_end, _folded_piece))
     return either(parts, _first_chars(trie)) if parts else "(?!)"
 
 
@@ -99,30 +107,44 @@ def _first_chars(node: dict) -> str:
         if ch in PIECES or not ch:
             return ""  # a word may start with optional space: no cheap test
         chars.update((ch.lower(), ch.upper()))
-    return "(?=[" + "".join(re.escape(c) for c in sorted(chars)) + "])"
+    # case-sensitive (both cases are listed): under re.IGNORECASE the engine would
+    # lower-case the text's character at every position it tries
+    return "(?-i:(?=[" + "".join(re.escape(c) for c in sorted(chars)) + "]))"
 
 
 def _latin_end(word: str) -> str:
     return LATIN_RIGHT if word[-1].isascii() and word[-1].isalpha() else ""
 
 
-def _branches(node: dict, end) -> str:
-    alternatives = [_piece(ch) + _node(child, end) for ch, child in sorted(node.items()) if ch]
+def _branches(node: dict, end, piece) -> str:
+    alternatives = [piece(ch) + _node(child, end, piece) for ch, child in sorted(node.items())
+                    if ch]
     return alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
 
 
-def _node(node: dict, end) -> str:
+def _node(node: dict, end, piece) -> str:
     children = {ch: n for ch, n in node.items() if ch}
     if "" not in node:
-        return _branches(children, end)
+        return _branches(children, end, piece)
     stop = end(node[""])
     if not children:
         return stop
-    return f"(?:{_branches(children, end)}|{stop})" if stop else f"(?:{_branches(children, end)})?"
+    rest = _branches(children, end, piece)
+    return f"(?:{rest}|{stop})" if stop else f"(?:{rest})?"
 
 
 def _piece(ch: str) -> str:
     return PIECES.get(ch) or re.escape(ch)
+
+
+def _folded_piece(ch: str) -> str:
+    """A character in either case as a class ("[aA]"): the regex engine skips a branch
+    led by a plain literal or class at one test, but enters in full every branch led by
+    a case-insensitive literal (re.IGNORECASE)."""
+    if ch in PIECES:
+        return PIECES[ch]
+    cases = [c for c in dict.fromkeys((ch, ch.lower(), ch.upper())) if len(c) == 1]
+    return re.escape(ch) if len(cases) == 1 else "[" + "".join(map(re.escape, cases)) + "]"
 
 
 def squash(text: str) -> str:
