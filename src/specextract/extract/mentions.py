@@ -21,6 +21,8 @@ from .patterns import (ALIAS_SEPARATORS, CODENAME_GAP, EDITION_AFTER, EDITION_BE
 CONTEXT_WINDOW = 40
 
 
+# Hashable like a frozen dataclass, and never changed once made, but not frozen: compiled,
+# a frozen dataclass is built through interpreted object.__setattr__ calls (3x slower).
 @dataclass(unsafe_hash=True)
 class Mention:
     """A chip named in the text."""
@@ -34,6 +36,7 @@ class Mention:
     kind: str = ""  # "cpu" or "soc": a processor, not an accelerator; its figures are no claims
 
 
+# Not frozen, like Mention.
 @dataclass(unsafe_hash=True)
 class Keyword:
     """An attribute keyword or a qualifier word."""
