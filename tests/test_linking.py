@@ -2,7 +2,9 @@
 unit legends over lists of bare figures, and the link evidence each way leaves."""
 from __future__ import annotations
 
-from specextract import extract
+import pytest
+
+from specextract import check, extract
 from specextract.extract.headings import is_heading
 from specextract.extract.drafts import LINKS
 
@@ -191,3 +193,28 @@ def test_a_special_edition_is_a_variant_of_its_own():
     assert got[("Gaudi 3", "tdp", 900)] == ""
     assert got[("Gaudi 3", "memory_size", 128)] == "China edition"
     assert got[("H20", "memory_size", 96)] == ""
+
+
+@pytest.mark.parametrize("text,full,product", [
+    ("完整的 GA100 核心拥有 8192 个 CUDA 核心，而 A100 只启用了 6912 个。",
+     ("A100", "cuda_cores", 8192), ("A100", "cuda_cores", 6912)),
+    ("完整版的GH100擁有144組SM，H100 SXM5 則開啟 132 組。",
+     ("H100", "sm_count", 144), ("H100", "sm_count", 132)),
+    ("The full GH100 die carries 144 SMs, while the H100 SXM5 enables 132 SMs.",
+     ("H100", "sm_count", 144), ("H100", "sm_count", 132)),
+])
+def test_a_full_die_is_a_variant_of_its_own(text, full, product):
+    """A die named as the whole, uncut chip ("完整的 GA100", "the full GH100") has more units
+    than the product sold under its name. The codebook makes the die its product, so its
+    figures are judged as the product's, but they carry the variant "full die" and a
+    contradicted one says why; the product's figures beside them are judged as usual. A
+    die named alone (GA100) gets no such variant."""
+    got = {(c.entity, c.attribute, int(c.value)): c for c in check(extract(text, doc_id="t"))}
+    assert got[full].variant == "full die" and got[full].verdict != "supported"
+    if got[full].verdict == "contradicted":   # (144 against 132 SMs is approximate)
+        assert got[full].diagnosis.startswith("full die: ")
+        assert "misattributed" not in got[full].diagnosis
+    assert got[product].variant != "full die" and got[product].verdict == "supported"
+    alone = check(extract("GA100 拥有 8192 个 CUDA 核心。", doc_id="t"))
+    assert [(c.variant, c.verdict) for c in alone] == [("", "contradicted")]
+    assert "full die" not in alone[0].diagnosis

@@ -63,6 +63,10 @@ THROUGHPUT_ATTRIBUTES: frozenset[str] = PRECISION_ATTRIBUTES | {"fp64_tensor", "
 # the variant of a chip's special edition ("中国特供版Gaudi 3"): a product of its own, judged
 # only against reference rows that name it
 EDITION_VARIANT = "China edition"
+# the variant of a die named as the whole, uncut chip ("完整的 GA100", "the full GH100"): the
+# codebook makes the die its product, so its figures are judged against the product's rows,
+# and a contradicted one says that the product enables fewer units
+FULL_DIE_VARIANT = "full die"
 
 OPERATORS: tuple[str, ...] = ("=", ">=", "<=", "~")
 QUALIFIERS: tuple[str, ...] = ("dense", "sparse", "tensor", "non-tensor", "boost")

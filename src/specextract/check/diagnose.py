@@ -15,10 +15,11 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Callable, Sequence
 
-from ..codebook import CONTRADICTED, SUPPORTED
+from ..codebook import CONTRADICTED, FULL_DIE_VARIANT, SUPPORTED
 from ..records import Claim
 from .figures import DIAGNOSES  # noqa: F401 - the keywords, named here as before
-from .figures import NOT_SUPPORTED, PRELIMINARY, approx_ratios, number_text, row_text
+from .figures import (FULL_DIE, NOT_SUPPORTED, PRELIMINARY, approx_ratios, number_text,
+                      row_text)
 from .lookalikes import may_explain, misattributed, wrong_precision, wrong_variant
 from .ratios import Candidate
 from .reference import Reference
@@ -40,10 +41,11 @@ def diagnose(claim: Claim, verdict: str, candidates: Sequence[Candidate],
     if claim.attribute == "speedup":
         parts += speedup_parts(claim, verdict, ref, candidates)
     elif selection is not None:
-        parts += _not_supported(claim, verdict, selection)
+        full_die = _full_die(claim, verdict)   # (then no other chip's figure is the cause)
+        parts += _not_supported(claim, verdict, selection) + full_die
         # The most specific explanation the reference shows, in this order: another of the
         # chip's own figures, its preliminary figure, another variant's, another chip's.
-        if verdict == CONTRADICTED and may_explain(claim, ref):
+        if verdict == CONTRADICTED and may_explain(claim, ref) and not full_die:
             explain: tuple[Callable[[Claim, Reference, Selection], list[str]], ...] = (
                 wrong_precision, _preliminary_of, wrong_variant, misattributed)
         else:  # (contradicted: no figure the other three search can match the claim)
@@ -73,6 +75,15 @@ def _not_supported(claim: Claim, verdict: str, sel: Selection) -> list[str]:
         return []
     why = f" ({absent[0].condition})" if absent[0].condition else ""
     return [f"{NOT_SUPPORTED}: the reference says {claim.entity} has no {claim.attribute}{why}"]
+
+
+def _full_die(claim: Claim, verdict: str) -> list[str]:
+    """'完整的 GA100 有 128 个 SM': the text speaks of the whole die, which the codebook
+    makes its product; the product sold under that name enables fewer units."""
+    if verdict != CONTRADICTED or claim.variant != FULL_DIE_VARIANT:
+        return []
+    return [f"{FULL_DIE}: {number_text(claim.value)} is said of the whole, uncut die; "
+            f"the {claim.entity} sold enables fewer units"]
 
 
 def _preliminary_of(claim: Claim, ref: Reference, sel: Selection) -> list[str]:

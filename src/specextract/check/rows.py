@@ -16,7 +16,8 @@ from functools import lru_cache
 from dataclasses import dataclass
 
 from .reference import Reference, RefRow
-from ..codebook import EDITION_VARIANT, PRECISION_ATTRIBUTES, THROUGHPUT_ATTRIBUTES
+from ..codebook import (EDITION_VARIANT, FULL_DIE_VARIANT, PRECISION_ATTRIBUTES,
+                        THROUGHPUT_ATTRIBUTES)
 from .patterns import VARIANT_GB, VARIANT_TOKEN
 
 COMPUTE = "compute"
@@ -51,7 +52,7 @@ def token_match(a: str, b: str) -> bool:
 def variant_filter(variant: str, rows: tuple[RefRow, ...],
                    known: tuple[str, ...]) -> tuple[tuple[RefRow, ...], str]:
     """Rows of the named variant, and a note when the name was not usable."""
-    if not variant.strip():
+    if not variant.strip() or variant == FULL_DIE_VARIANT:   # a die is its chip (codebook)
         return rows, ""
     known_tokens = {t for v in known for t in variant_tokens(v)}
     wanted = [t for t in variant_tokens(variant) if any(token_match(t, k) for k in known_tokens)]

@@ -11,11 +11,11 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from ..codebook import EDITION_VARIANT
+from ..codebook import EDITION_VARIANT, FULL_DIE_VARIANT
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from ..lexicon.trie import either, first_chars, model_name, plain_trie, scan, squash, trie_regex
 from .chipnames import find_names
-from .patterns import (ALIAS_SEPARATORS, CODENAME_GAP, EDITION_AFTER, EDITION_BEFORE,
+from .patterns import (ALIAS_SEPARATORS, CODENAME_GAP, EDITION_AFTER, EDITION_BEFORE, FULL_DIE_BEFORE,
                        NOT_A_CHIP_AFTER, SYSTEM_AFTER, SYSTEM_BEFORE, VARIANT_SEP)
 
 CONTEXT_WINDOW = 40
@@ -134,7 +134,11 @@ def find_chips(text: str, lexicon: Lexicon | None = None) -> list[Mention]:
         if row["context"] and not is_near:
             if row["entity"] not in named or NOT_A_CHIP_AFTER.match(text, m.end()):
                 continue
-        out.append(_mention(text, m.start(), m.end(), row["entity"], lex))
+        mention = _mention(text, m.start(), m.end(), row["entity"], lex)
+        if row["note"] == "die" and not mention.variant \
+                and FULL_DIE_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+            mention = replace(mention, variant=FULL_DIE_VARIANT)
+        out.append(mention)
     return _with_names(text, out, by_alias, lex)
 
 

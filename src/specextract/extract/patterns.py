@@ -86,6 +86,12 @@ EDITION_BEFORE = re.compile(r"""
     \s? (?:版本?)? $""", re.VERBOSE)
 # "原版OAM卡", "the original Gaudi 3": what a special edition was cut from
 ORIGINAL_EDITION = re.compile(r"原版|原裝版|原装版|標準版|标准版|国际版|國際版|(?i:(?<![a-z])(?:original|standard|global)\s)")
+# "完整的 GA100", "完整版的GH100", "the full GH100", "a fully enabled GA100": a die named as the
+# whole chip, before the product's units are cut (see codebook.FULL_DIE_VARIANT)
+FULL_DIE_BEFORE = re.compile(r"""
+    (?: 完整 (?:版本?|规格|規格)? 的? | 完全体的? | 完全體的? | 全规格的? | 全規格的?
+      | (?i: (?<![a-z]) (?: full (?:[-\s]fat)? | fully[-\s]enabled | complete | uncut ) ) )
+    \s? (?:的)? (?:核心|晶片|芯片)? \s? $""", re.VERBOSE)
 EDITION_AFTER = re.compile(r"(?:中国|中國)?(?:特供|特规|特規|专供|專供)版|(?i:\s?China[-\s](?:edition|version))")
 VARIANT_SEP = re.compile(r"[\s\-_/]{0,2}")                   # between a chip and its variant
 NOT_A_CHIP_AFTER = re.compile(r"(?<!\s)\s*+(?:缓存|cache|Cache|快取|高速缓存)")   # "L2 缓存"
