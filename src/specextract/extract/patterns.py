@@ -383,11 +383,13 @@ AFTER_RATIO = re.compile(r"""
     (?: than | that\ of | over | the | of )? \s*
     (?: the | an? )? \s* $""", I | V)
 # "NVIDIA 的", "AMD's": a vendor between a comparison word and its chip
-# (and a product-line word before a model: "与 RTX 4070 Ti 一致")
+# (and a product-line or architecture word before a model: "与 RTX 4070 Ti 一致", "12× Nvidia
+# Blackwell B200")
 VENDOR_TAIL = re.compile(r"""
     (?: NVIDIA | Nvidia | AMD | Google | Huawei | 英伟达 | 华为 ) (?: 's | ’s | 的 )? \s*+
-    (?: (?: GeForce | RTX | GTX | Radeon | Instinct | Tesla ) \s*+ )*+ $
-    | (?: GeForce | RTX | GTX | Radeon | Instinct ) \s*+ $""", V)
+    (?: (?: GeForce | RTX | GTX | Radeon | Instinct | Tesla | LINE_ARCH ) \s*+ )*+ $
+    | (?: GeForce | RTX | GTX | Radeon | Instinct | LINE_ARCH ) \s*+ $"""
+    .replace("LINE_ARCH", "Blackwell | Hopper | Ampere | Volta | Pascal | Turing | Ada | Rubin"), V)
 # "from" of a from-to change: "带宽从 600GB/s 降到 400GB/s"
 FROM = re.compile(r"(?: 从 | 由 ) \s* $", V)
 # "a lower-power variant of the B200", "successor to the H100", "接棒B200": the chip another

@@ -176,8 +176,10 @@ class Sentence:
         return self._baseline[c.start]
 
     def _compute_baseline(self, c: Mention) -> bool:
-        head = PREDECESSOR_TAIL.sub("", self.text[max(self.span.start, c.start - 16):c.start])
-        head = VENDOR_TAIL.sub("", head)
+        # the 16 characters before the chip once its vendor and product-line words are
+        # dropped ("12× Nvidia Blackwell B200" -> "12× ")
+        head = PREDECESSOR_TAIL.sub("", self.text[max(self.span.start, c.start - 40):c.start])
+        head = VENDOR_TAIL.sub("", head)[-16:]
         tail = self.text[max(c.end, c.variant_end):c.end + 16]
         if LABEL_COLON.match(tail) and not (ASIDE_PREDECESSOR.search(self.text, max(self.span.start, c.start - 8), c.start) and in_aside(self.text, self.span.start, c.start)):
             # "对比英伟达A100：FP16 312 TFLOPS…": the chip heads what follows, unless the
