@@ -53,6 +53,7 @@ LINKS = {
     "after": "chip named right after the figure",
     "joined": "chips joined before the figure (A和B都)",
     "respectively": "i-th chip of a respectively list",
+    "versus": "i-th of the two chips named before an 'a vs b' pair of figures",
     "same-as": "chip the text gives the same figure (与 H100 相同 / （与 H100 一致）)",
     "group-pairs": "i-th chip of the sentence before, for a plural reference (它们…48GB与24GB)",
     "table-column": "table column header",
@@ -73,7 +74,7 @@ LINKS = {
     "unread-row": "chip carried to a line holding several of its figures for one attribute, "
                   "or given figures run together (a table row whose columns were not read)",
 }
-STRONG_LINKS = frozenset({"clause", "possessive", "after", "joined", "respectively",
+STRONG_LINKS = frozenset({"clause", "possessive", "after", "joined", "respectively", "versus",
                           "table-column", "table-row", "run-table", "table-compare",
                           "comparison"})
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 from .drafts import Draft, fits, in_canonical, plausible
 from .figurelinks import FigureLinks
 from .mentions import Mention
-from .patterns import FIGURE_LIST_JOIN, LABEL_LIST_JOIN, RESPECTIVELY, TRAILING_GAP
+from .patterns import FIGURE_LIST_JOIN, LABEL_LIST_JOIN, RESPECTIVELY, TRAILING_GAP, VERSUS_JOIN
 from .quantities import Quantity
 from .topics import group_figures
 
@@ -23,7 +23,7 @@ class PairLinks(FigureLinks):
         chips: the same with those."""
         m = RESPECTIVELY.search(self.text, self.span.start, self.span.end)
         if not m:
-            return self._group_respectively(figures)
+            return self._versus(figures) or self._group_respectively(figures)
         at = m.start()
         after = [q for q in figures if q.start >= m.end() and not q.is_range]
         if not after and not m.group().startswith("分"):
@@ -38,6 +38,21 @@ class PairLinks(FigureLinks):
             return self._keywords_respectively(at, after) or self._group_respectively(figures)
         named = [next(c for c in chips if c.entity == e) for e in entities]
         return self._pair_drafts(named, after[:len(entities)], m.start(), "respectively")
+
+    def _versus(self, figures: list[Quantity]) -> list[Draft]:
+        """'… draws 40% more power than the MI350X (1.4 kW vs 1.0 kW)', 'H200 vs H100
+        memory: 141GB vs 80GB': two figures of one kind joined by vs / 对, after exactly two
+        chips: the first figure to the chip named first, the second to the other."""
+        out: list[Draft] = []
+        for a, b in zip(figures, figures[1:]):
+            if a.is_range or b.is_range or not VERSUS_JOIN.fullmatch(self.text, a.end, b.start):
+                continue
+            chips = [c for c in self.chips if c.end <= a.start and not c.system and not c.kind]
+            entities = list(dict.fromkeys(c.entity for c in chips))
+            if len(entities) == 2:
+                named = [next(c for c in chips if c.entity == e) for e in entities]
+                out.extend(self._pair_drafts(named, [a, b], a.start, "versus"))
+        return out
 
     def _run_before(self, figures: list[Quantity], end: int) -> list[Quantity]:
         """The joined figures ("9.7, 19.5 and 78 TFLOPS") that end right before ``end`` (a

@@ -255,6 +255,8 @@ LINK_WORDS = re.compile(r"x16 | x8 | 链路 | lanes?", I | V)
 
 # "分别为 15.7 和 19.5": the i-th figure to the i-th chip
 RESPECTIVELY = re.compile(r"分别 | respectively", I | V)
+# between the two figures of an "a vs b" pair: "(1.4 kW vs 1.0 kW)", "141GB 对 80GB"
+VERSUS_JOIN = re.compile(r"\s*+ (?: vs\.? | versus | 对比? | 對比? ) \s*+", I | V)
 # between the attribute labels a 分别 / respectively pairs with figures: "FP64、FP32和FP16",
 # "FP64, FP32, and FP16" (not "，": "…的算力，BF16 与 FP8 分别…" starts a new list)
 LABEL_LIST_JOIN = re.compile(r"^ \s*+ (?: / | 、 | 和 | 与 | 及 | & | , (?: \s*+ (?: or | and ) )? | or | and ) \s*+ $", I | V)
