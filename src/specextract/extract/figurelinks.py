@@ -28,7 +28,7 @@ from .quantities import Quantity
 from .headings import grid_row, heading_chip
 from .segment import list_under
 from .sentence import Sentence
-from .topics import architecture_before, same_figure_chips
+from .topics import architecture_before, same_figure_chips, series_figure
 
 
 class FigureLinks(Sentence):
@@ -242,6 +242,9 @@ class FigureLinks(Sentence):
         if named is not None:
             return named, "after"
         before = [c for c in self.chips if c.end <= q.start]
+        if before and series_figure(self.lex, self.text, max(before[-1].end, self.clause(q.start).start),
+                                    q.start, q.end):
+            return None, ""  # "…提升到 Blackwell 系列的 8TB/s": the series', not the chip's
         if before:
             gap = self.text[max(before[-1].end, before[-1].variant_end):q.start]
             if (POSSESSIVE.match(gap) or POSSESSIVE_LIST.match(gap)) and not VARIANT_OF.search(

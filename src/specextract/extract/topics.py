@@ -102,6 +102,32 @@ def _architecture_named(lex) -> re.Pattern:
                       rf"|(?<![A-Za-z])(?i:({names}))[”\"」]?\s*+(?:架构|架構|(?i:architecture))")
 
 
+def _series_owner(lex) -> re.Pattern:
+    """An architecture named as a series of chips owning what follows: "Blackwell 系列的",
+    "Hopper 一代的", "the Blackwell generation's"."""
+    names = "|".join(sorted(map(re.escape, lex.built(relations)[1]), key=len, reverse=True))
+    return re.compile(rf"(?<![A-Za-z])(?i:{names})\s*+(?:系列|家族|世代|一代|产品线|產品線"
+                      rf"|(?i:series|generation|family|line-?up)(?:'s|’s)?)\s*+的?")
+
+
+def _series_after(lex) -> re.Pattern:
+    """"… to 8 TB/s on the Blackwell generation": a series of chips right after a figure."""
+    names = "|".join(sorted(map(re.escape, lex.built(relations)[1]), key=len, reverse=True))
+    return re.compile(rf"\s*+(?i:on|for|in|with|across)\s++(?i:the\s++)?(?i:{names})\s*+"
+                      rf"(?i:series|generation|family|line-?up)(?![a-z])")
+
+
+def series_figure(lex, text: str, after_chip: int, q_start: int, q_end: int) -> bool:
+    """Is the figure at [q_start, q_end) given for a series of chips ("提升到 Blackwell 系列的
+    8TB/s", "8 TB/s on the Blackwell generation") rather than for the chip named before it
+    (at ``after_chip``)? A series-wide figure is no claim (codebook). The series' word is
+    at most a few words before the figure ("Blackwell 系列的带宽达到 8TB/s")."""
+    for m in lex.built(_series_owner).finditer(text, after_chip, q_start):
+        if q_start - m.end() <= 8:
+            return True
+    return lex.built(_series_after).match(text, q_end) is not None
+
+
 def architecture_before(lex, text: str, start: int, end: int) -> str:
     """The chip of the last architecture named as such in [start, end) ("芯片架构
     Blackwell", "Hopper 架构"), or ""."""
