@@ -23,6 +23,7 @@ from .segment import Span, clause_breaks
 
 
 OUTCOMES = ("measured", "overclocked", "benchmark")  # exclude cues that reach the clause before
+CONDITIONS = ("same workload",)  # exclude cues that, alone in a clause, hold for the clauses after
 
 
 def in_aside(text: str, start: int, pos: int) -> bool:
@@ -113,6 +114,8 @@ class Sentence:
                 if why in OUTCOMES and (self._outcome_after(q, clause, start)
                                         or self._outcome_list(q, clause, end)):
                     return True
+                if why in CONDITIONS and self._condition_before(q, start):
+                    return True
                 continue
             if why in ("per-die", "io-bandwidth", "connector"):
                 if q.end <= start <= q.end + 4 or q.start - 10 <= end <= q.start:
@@ -140,6 +143,15 @@ class Sentence:
         after = self.clause(clause.end + 1)
         return after.start <= cue < after.end and not any(
             f.dimension == q.dimension for f in self._figures_in(after.start, after.end))
+
+    def _condition_before(self, q: Quantity, cue: int) -> bool:
+        """'同等任务下，RTX 4090 的功耗比前代降低 20%': the clause right before the figure's,
+        stating a condition and no figure ("at the same workload"), holds for it."""
+        if cue >= q.start:
+            return False
+        cond = self.clause(cue)
+        return (cond.end < self.span.end and self.clause(cond.end + 1).start <= q.start
+                < self.clause(cond.end + 1).end and not self._figures_in(cond.start, cond.end))
 
     def _figures_in(self, start: int, end: int) -> list[Quantity]:
         """The sentence's figures that start in [start, end)."""
