@@ -16,7 +16,8 @@ from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from ..lexicon.trie import either, first_chars, model_name, plain_trie, scan, squash, trie_regex
 from .chipnames import find_names
 from .patterns import (ALIAS_SEPARATORS, CODENAME_GAP, EDITION_AFTER, EDITION_BEFORE, FULL_DIE_BEFORE,
-                       NOT_A_CHIP_AFTER, SYSTEM_AFTER, SYSTEM_BEFORE, VARIANT_SEP)
+                       NOT_A_CHIP_AFTER, SUPERCHIP_AFTER, SYSTEM_AFTER, SYSTEM_BEFORE,
+                       VARIANT_SEP)
 
 CONTEXT_WINDOW = 40
 
@@ -135,6 +136,8 @@ def find_chips(text: str, lexicon: Lexicon | None = None) -> list[Mention]:
             if row["entity"] not in named or NOT_A_CHIP_AFTER.match(text, m.end()):
                 continue
         mention = _mention(text, m.start(), m.end(), row["entity"], lex)
+        if row["note"].startswith("two-GPU superchip") and SUPERCHIP_AFTER.match(text, m.end()):
+            mention = replace(mention, system=True)   # "GB200 Superchip": two GPUs' totals
         if row["note"] == "die" and not mention.variant \
                 and FULL_DIE_BEFORE.search(text, max(0, m.start() - 12), m.start()):
             mention = replace(mention, variant=FULL_DIE_VARIANT)

@@ -74,6 +74,9 @@ SYSTEM_BEFORE = re.compile(r"""
     """, re.IGNORECASE | re.VERBOSE)
 SYSTEM_AFTER = re.compile(r"^\s*(?:NVL(?:72|36|576)|SuperPOD|集群|超算|服务器|Station|8-GPU|八卡|8卡|rack(?![a-z])|机柜|機櫃)",
                           re.IGNORECASE)
+# "GB200 Grace Blackwell Superchip", "GB200 超级芯片": the module, not one of its GPUs
+SUPERCHIP_AFTER = re.compile(r"\s*+(?:Grace\s++Blackwell\s++(?:Ultra\s++)?)?(?:Superchip|超级芯片|超級晶片|超級芯片|超级晶片)",
+                             re.IGNORECASE)
 # "The H200 (codename: GH200)": a chip name given as another chip's code name
 CODENAME_GAP = re.compile(r"""
     (?<!\s) \s*+ [(（]? \s*+
