@@ -136,9 +136,10 @@ def find_chips(text: str, lexicon: Lexicon | None = None) -> list[Mention]:
             if row["entity"] not in named or NOT_A_CHIP_AFTER.match(text, m.end()):
                 continue
         mention = _mention(text, m.start(), m.end(), row["entity"], lex)
-        if row["note"].startswith("two-GPU superchip") and SUPERCHIP_AFTER.match(text, m.end()):
+        note = row.get("note") or ""
+        if note.startswith("two-GPU superchip") and SUPERCHIP_AFTER.match(text, m.end()):
             mention = replace(mention, system=True)   # "GB200 Superchip": two GPUs' totals
-        if row["note"] == "die" and not mention.variant \
+        if note == "die" and not mention.variant \
                 and FULL_DIE_BEFORE.search(text, max(0, m.start() - 12), m.start()):
             mention = replace(mention, variant=FULL_DIE_VARIANT)
         out.append(mention)
