@@ -75,7 +75,7 @@ SYSTEM_BEFORE = re.compile(r"""
 SYSTEM_AFTER = re.compile(r"^\s*(?:NVL(?:72|36|576)|SuperPOD|集群|超算|服务器|Station|8-GPU|八卡|8卡|rack(?![a-z])|机柜|機櫃)",
                           re.IGNORECASE)
 # "GB200 Grace Blackwell Superchip", "GB200 超级芯片": the module, not one of its GPUs
-SUPERCHIP_AFTER = re.compile(r"\s*+(?:Grace\s++Blackwell\s++(?:Ultra\s++)?)?(?:Superchip|超级芯片|超級晶片|超級芯片|超级晶片)",
+SUPERCHIP_AFTER = re.compile(r"(?<!\s)\s*+(?:Grace\s++Blackwell\s++(?:Ultra\s++)?)?(?:Superchip|超级芯片|超級晶片|超級芯片|超级晶片)",
                              re.IGNORECASE)
 # "The H200 (codename: GH200)": a chip name given as another chip's code name
 CODENAME_GAP = re.compile(r"""
@@ -259,7 +259,7 @@ LINK_WORDS = re.compile(r"x16 | x8 | 链路 | lanes?", I | V)
 # "分别为 15.7 和 19.5": the i-th figure to the i-th chip
 RESPECTIVELY = re.compile(r"分别 | respectively", I | V)
 # between the two figures of an "a vs b" pair: "(1.4 kW vs 1.0 kW)", "141GB 对 80GB"
-VERSUS_JOIN = re.compile(r"\s*+ (?: vs\.? | versus | 对比? | 對比? ) \s*+", I | V)
+VERSUS_JOIN = re.compile(r"(?<!\s) \s*+ (?: vs\.? | versus | 对比? | 對比? ) \s*+", I | V)
 # between the attribute labels a 分别 / respectively pairs with figures: "FP64、FP32和FP16",
 # "FP64, FP32, and FP16" (not "，": "…的算力，BF16 与 FP8 分别…" starts a new list)
 LABEL_LIST_JOIN = re.compile(r"^ \s*+ (?: / | 、 | 和 | 与 | 及 | & | , (?: \s*+ (?: or | and ) )? | or | and ) \s*+ $", I | V)
