@@ -49,7 +49,7 @@ def _per_unit_before(lex: Lexicon) -> re.Pattern:
 
 def _per_unit_after(lex: Lexicon) -> re.Pattern:
     units = cue_pattern(lex, "unit_part").pattern
-    return re.compile(rf"^(?:(?![.!?]\s)[^，。,;；()（）\n]){{0,20}}?(?:(?<![A-Za-z])per\s+|/\s*|每\s*(?:个|個|组|組|条|條|颗|顆)?\s*)"
+    return re.compile(rf"^(?:(?![.!?]\s)[^，。,;；()（）\n]){{0,32}}?(?:(?<![A-Za-z])per\s+|/\s*|每\s*(?:个|個|组|組|条|條|颗|顆)?\s*)"
                       rf"(?:MIG\s++)?(?:{units})", re.IGNORECASE)
 
 
@@ -59,7 +59,7 @@ def per_unit(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> bool:
     closed = max(text.rfind(")", start, q.start), text.rfind("）", start, q.start))
     if lex.built(_per_unit_before).search(text, max(start, closed + 1), q.start):
         return True  # (an aside closed before the figure is not about it: "304 CUs (38 per XCD) and 192GB")
-    return bool(lex.built(_per_unit_after).match(text[q.end:q.end + 40]))
+    return bool(lex.built(_per_unit_after).match(text[q.end:q.end + 52]))
 
 
 def difference(lex: Lexicon, text: str, q: Quantity) -> bool:
