@@ -202,10 +202,13 @@ EACH_ONE = re.compile(r"(?:每|单)\s*+(?:一\s*+)?(?:个|個|颗|顆|块|塊|�
 
 # === relabel: a figure's label read again ===============================================
 
-RELABEL_LABEL_GAP = re.compile(r"[\s:：=为是有达约]*+")
+RELABEL_LABEL_GAP = re.compile(r"[\s:：=为是有达约]*+(?:(?i:of|at|is)\s++)?")   # ("base frequency of 1110MHz")
+# a ratio written with a colon ("(4:1)", "1：32"): its numbers are no figures
+RATIO_NOTATION_NEXT = re.compile(r"(?<![ \t])[ \t]*+[:：][ \t]*+\d++(?:\.\d++)?(?![\w.])")
+RATIO_NOTATION_PREVIOUS = re.compile(r"(?<![\w.])\d++(?:\.\d++)?[ \t]*+[:：][ \t]*+$")
 # between a figure and the keyword it counts ("21,760 个计算单元", "64 compute units")
 FIGURE_KEYWORD_GAP = re.compile(r"\s*+[个颗组]?\s*+")
-RELABEL_COUNT_GAP = re.compile(r"\s*+[个颗组]?\s*+(?:(?:第.|\d\s?)代\s*+)?")  # "76 个第三代 RT Core"
+RELABEL_COUNT_GAP = re.compile(r"[ \t]*+[个颗组]?[ \t]*+(?:(?:第.|\d\s?)代[ \t]*+)?")  # "76 个第三代 RT Core" (one line)
 RELABEL_CLAUSE_BREAK = re.compile(r"[，,；;。！？!?\n]|\.\s")
 COMPARE_START = re.compile(r"""
     (?<!\s)\s*+

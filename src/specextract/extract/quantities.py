@@ -23,6 +23,7 @@ from .numbers import (MAGNITUDES, ORDINAL_WORDS, WORD_NUMBERS, Number, parse_ara
 from .patterns import (ARABIC, CJK_NUM, FLOP_WORDS, FOUNDRY_NODE, NEWLINE, ORDINAL_PATTERNS,
                        PER_SECOND_BEFORE, QUANTITY_MAGNITUDE as MAGNITUDE,
                        QUANTITY_PAIR_JOIN as PAIR_JOIN, RANGE_AFTER, RANGE_JOIN, RATIO_WORDS,
+                       RATIO_NOTATION_NEXT, RATIO_NOTATION_PREVIOUS,
                        SHARED_UNIT_AFTER, SHARED_UNIT_BEFORE, WORD_NUM)
 
 COUNTERS = {"个": "count", "颗": "count", "枚": "count", "组": "count",
@@ -146,8 +147,18 @@ def find_quantities(text: str, regions=None, lexicon: Lexicon | None = None,
         out = [q for q in out if not _overlaps_any(q, special)]
     out.extend(special)
     out.extend(_ratio_words(text, regions))
+    out = [q for q in out if not _in_ratio_notation(text, q)]
     out.sort(key=lambda q: q.start)
     return _share_units(text, _mark_ranges(text, out), units, labels)
+
+
+def _in_ratio_notation(text: str, q: Quantity) -> bool:
+    """Is a bare number one side of a ratio written "4:1" ("77.97 TFLOPS (4:1)", "FP64 1:2")?
+    (Not a label's digits before a colon: "FP32:19.5".)"""
+    if q.dimension != "bare" or (q.start and (text[q.start - 1].isalnum() or text[q.start - 1] == ".")):
+        return False
+    return (RATIO_NOTATION_NEXT.match(text, q.end) is not None
+            or RATIO_NOTATION_PREVIOUS.search(text, max(0, q.start - 12), q.start) is not None)
 
 
 def _overlaps_any(q: Quantity, others: list[Quantity]) -> bool:
