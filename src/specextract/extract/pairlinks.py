@@ -8,7 +8,8 @@ from dataclasses import replace
 from .drafts import Draft, fits, in_canonical, plausible
 from .figurelinks import FigureLinks
 from .mentions import Mention
-from .patterns import FIGURE_LIST_JOIN, LABEL_LIST_JOIN, RESPECTIVELY, TRAILING_GAP, VERSUS_JOIN
+from .patterns import (FIGURE_LIST_JOIN, LABEL_HEAD_GAP, LABEL_LIST_JOIN, RESPECTIVELY, TRAILING_GAP,
+                       VERSUS_JOIN)
 from .quantities import Quantity
 from .topics import group_figures
 
@@ -74,8 +75,8 @@ class PairLinks(FigureLinks):
         as usual; a bare figure takes the unit of the last one)."""
         before = [k for k in self.keywords if k.end <= at]
         if len(before) > 1 and before[-1].attribute == "compute" \
-                and not self.text[before[-2].end:before[-1].start].strip():
-            before = before[:-1]  # "FP16算力": the precision is the label
+                and LABEL_HEAD_GAP.fullmatch(self.text, before[-2].end, before[-1].start):
+            before = before[:-1]  # "FP16算力", "FP32、FP16精度下的算力": the precision is the label
         labels = before[-1:]
         for k in reversed(before[:-1]):
             if k.attribute == "compute" or not LABEL_LIST_JOIN.match(self.text[k.end:labels[0].start]):

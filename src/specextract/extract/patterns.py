@@ -263,6 +263,9 @@ LINK_WORDS = re.compile(r"x16 | x8 | 链路 | lanes?", I | V)
 RESPECTIVELY = re.compile(r"分别 | respectively", I | V)
 # between the two figures of an "a vs b" pair: "(1.4 kW vs 1.0 kW)", "141GB 对 80GB"
 VERSUS_JOIN = re.compile(r"(?<!\s) \s*+ (?: vs\.? | versus | 对比? | 對比? ) \s*+", I | V)
+# between the last of a list of precisions and the generic head word they label ("FP16算力",
+# "FP32、FP16精度下的算力", "FP32 和 FP16 的算力")
+LABEL_HEAD_GAP = re.compile(r"(?<!\s)\s*+(?:精度|格式)?(?:下|上)?的?\s*+|\s*+")
 # between the attribute labels a 分别 / respectively pairs with figures: "FP64、FP32和FP16",
 # "FP64, FP32, and FP16" (not "，": "…的算力，BF16 与 FP8 分别…" starts a new list)
 LABEL_LIST_JOIN = re.compile(r"^ \s*+ (?: / | 、 | 和 | 与 | 及 | & | , (?: \s*+ (?: or | and ) )? | or | and ) \s*+ $", I | V)
@@ -356,7 +359,7 @@ MODIFIED_COMPARE = re.compile(r"""
 # that may run over one comma, ending in 的
 LEAD_MODIFIED_COMPARE = re.compile(r"""
     (?: ^ | (?<= [，,。；;：:\s] ) ) (?: 而 | 但 | 若 | 再 )?
-    (?: 对比 | 相比于? | 相较于? | 比起 )
+    (?: 对比 | 相比于? | 相较于? | 比起 ) (?! 之下 )   # ("相比之下，…": "by contrast", no comparison)
     [^，。,;；!?！？比较]{1,12}? [，,]? [^，。,;；!?！？比较]{1,12}? 的 \s*+ $""", V)
 # "与 Pascal P100 GPU 相比": a capitalised family word before a chip, "GPU" after it
 NAME_WORD_TAIL = re.compile(r"(?<![A-Za-z])[A-Z][a-z]{2,12}+\s*+$")
