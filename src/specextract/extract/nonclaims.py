@@ -49,7 +49,7 @@ def _per_unit_before(lex: Lexicon) -> re.Pattern:
 
 def _per_unit_after(lex: Lexicon) -> re.Pattern:
     units = cue_pattern(lex, "unit_part").pattern
-    return re.compile(rf"^(?:(?![.!?]\s)[^，。,;；()（）\n]){{0,32}}?(?:(?<![A-Za-z])per\s+|/\s*|每\s*(?:个|個|组|組|条|條|颗|顆)?\s*)"
+    return re.compile(rf"^(?:(?![.!?]\s)(?!(?<![A-Za-z\d.])\d)[^，。,;；()（）\n]){{0,32}}?(?:(?<![A-Za-z])per\s+|/\s*|每\s*(?:个|個|组|組|条|條|颗|顆)?\s*)"
                       rf"(?:MIG\s++)?(?:{units})", re.IGNORECASE)
 
 
