@@ -142,6 +142,17 @@ def test_a_user_lexicon_replaces_one_file(tmp_path):
     assert specextract.extract(text) == []
 
 
+def test_optional_columns_of_a_user_file_read_as_empty(tmp_path):
+    """chips.tsv's note and doc_context may be left out of a user's file: its rows read
+    them as empty, and an edition word beside the chip (which reads the notes) works."""
+    chips = tmp_path / "chips.tsv"
+    chips.write_text("entity\talias\tcontext\nZ9\tZetta 9\t\n", encoding="utf-8")
+    lex = Lexicon.load(chips=chips)
+    assert (lex.rows("chips.tsv")[0]["note"], lex.rows("chips.tsv")[0]["doc_context"]) == ("", "")
+    claims = specextract.extract("特供版 Zetta 9 的显存为 96GB。", lexicon=lex)
+    assert [(c.entity, c.value) for c in claims] == [("Z9", 96)]
+
+
 def test_unit_table_from_prefixes_is_the_listed_table():
     """Prefixes x base units plus the listed exceptions make exactly the table that listed
     every spelling (tests/cases/units_listed.tsv, the units.tsv before prefixes)."""

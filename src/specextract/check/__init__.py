@@ -8,7 +8,10 @@ claims against marketing ratios and computed ones), ``verdicts`` (the codebook's
 tolerance rules), ``diagnose`` (why a figure is wrong: the order of the detectors in
 ``lookalikes``, ``slips`` and ``speedup_causes``, with the terms and float pre-tests of
 ``figures``), ``checker`` (the stage), ``consensus`` (values per chip and attribute across
-documents, by the store's query), ``patterns`` (the stage's fixed regular expressions).
+documents, by the store's query), ``accusations`` (a contradicted verdict only through a
+close link), ``contradictions`` (claims of one document that disagree), ``names`` (a
+user's names for chips and attributes), ``validate`` and ``coverage`` (what is wrong with,
+and missing from, a reference table), ``patterns`` (the stage's fixed regular expressions).
 Leaves: ``CheckedClaim`` records (verdict, expected value, source, diagnosis) and the
 per-chip ``consensus`` table.
 """

@@ -1,8 +1,12 @@
 """Command line: ``specextract COMMAND``; a thin shell over the library.
 
-``group`` (the group, its error style and help), ``commands`` (normalize, run, export,
-extract, check, consensus, store recover), ``evaluate`` (eval), ``reference`` (list, show,
-validate), ``inputs`` (standard input, the claims CSV, the CSV writer).
+Enters: the command's arguments (files, folders, globs, standard input, a store).
+Inside: ``group`` (the group, its error style and help), ``commands`` (normalize, run,
+export, extract, check, consensus, store recover), ``evaluate`` (eval), ``reference``
+(list, show, coverage, validate), ``inputs`` (standard input, the claims CSV, the CSV
+writer).
+Leaves: what the library returns, as text, CSV or JSON Lines on standard output or in
+files, and an exit status (non-zero when a document failed or the arguments are wrong).
 """
 from __future__ import annotations
 

@@ -24,16 +24,18 @@ from .files import data_path, read_tsv
 
 @dataclass(frozen=True)
 class DataFile:
-    """What a data file must hold: its columns and, in ``kind_column``, the kinds read."""
+    """What a data file must hold: its columns and, in ``kind_column``, the kinds read;
+    ``optional`` columns are read as empty cells when a file lacks them."""
 
     columns: tuple[str, ...]
     kind_column: str = ""
     kinds: frozenset[str] = frozenset()
+    optional: tuple[str, ...] = ()
 
 
 DATA_FILES: dict[str, DataFile] = {
     "attributes.tsv": DataFile(("keyword", "attribute", "qualifier", "dims")),
-    "chips.tsv": DataFile(("entity", "alias", "context")),
+    "chips.tsv": DataFile(("entity", "alias", "context"), optional=("note", "doc_context")),
     "chip_families.tsv": DataFile(("words", "canonical", "class", "code", "join", "prefix"),
                                   "class", frozenset({"accelerator", "soc", "cpu"})),
     "context_words.tsv": DataFile(("word", "kind"), "kind", frozenset({
@@ -95,6 +97,9 @@ class Lexicon:
     def _read(self, name: str) -> list[dict[str, str]]:
         spec = DATA_FILES[name]
         rows = read_tsv(self.paths[name], spec.columns)
+        for row in rows:
+            for column in spec.optional:
+                row.setdefault(column, "")
         if spec.kind_column:
             for row in rows:
                 if row[spec.kind_column] not in spec.kinds:
