@@ -6,8 +6,8 @@ One section per module, in the order the pipeline uses them: sentences and lines
 (``segment``), chip names (``mentions``, ``chipnames``), figures (``quantities``), what is
 no claim (``nonclaims``), relabelling (``relabel``), prose linking (``figurelinks``,
 ``sentence``, ``speeduplinks``), the whole document (``claims``, ``blocks``), tables
-(``tables``, ``linetables``, ``rowtables``, ``gluedcells``, ``cells``, ``comparecol``).
-``comparisons`` keeps its patterns for now.
+(``tables``, ``linetables``, ``rowtables``, ``gluedcells``, ``cells``, ``comparecol``),
+speed-up values (``comparisons``).
 
 Names are unique in this file: where two modules use the same name for different
 patterns, each is prefixed with its module here (``SEGMENT_WIDE_GAP``,
@@ -173,6 +173,19 @@ WHOLE_OF_PART = re.compile(r"""
     ^[^，。,;；\d]{0,12}?                  # a few words in the same clause
     (?:中的|之中的?|里的)\s*+              # "中的"
     (?:\d|[一二两三四五六七八九十])         # then the part's own figure
+    """, re.VERBOSE)
+# "由 8960 个芯片互连，总带宽超过 400 Tb/s", "links 256 chips … a total bandwidth of": a
+# total over many chips, no chip's figure (the count of chips, then a total word before it)
+CHIPS_COUNTED = re.compile(r"""
+    (?<![A-Za-z\d.,_-])                                              # not "V100 GPU"
+    (?: (?:[2-9]|[1-9][\d,]{1,6}) \s*+ (?:个|個|颗|顆|张|張|块|塊|枚|片)? \s*+   # "8960 个", "256"
+      | (?:两|兩|四|八|十六|数百|数千|上千|上万) \s*+ (?:个|個|颗|顆|张|張|块|塊) \s*+ )
+    (?: 芯片|晶片|GPU|NPU|TPU|加速卡|加速器|卡                              # ... chips
+      | (?i: chips | GPUs | NPUs | TPUs | accelerators ) )
+    """, re.VERBOSE)
+TOTAL_BEFORE = re.compile(r"""
+    (?: 总(?!线|裁|部|结|之|体|的来说) | 總(?!線|裁|部|結|之|體) | 合计 | 合計 | 共计 | 共計 | 累计 | 累計
+      | (?<![A-Za-z]) (?i: total | aggregate | combined ) (?![A-Za-z]) )
     """, re.VERBOSE)
 VAGUE_BEFORE = re.compile(r"(?:上|数|几|好几|成)$")                  # "上百", "数百"
 CAPABILITY_BEFORE = re.compile(r"(?<![A-Za-z])(?:SM|sm)_?+$")       # "SM89", "sm_90"
