@@ -18,7 +18,7 @@ from .cues import cue_pattern, cue_value
 from .drafts import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, fits,
                      in_canonical, plausible, relations)
 from .mentions import Keyword, Mention
-from .patterns import (ASIDE_AFTER, ASIDE_CHIP, ASIDE_OPEN, OF_PREDECESSOR, GLOSS_GAP, GLOSS_OPEN,
+from .patterns import (ASIDE_AFTER, ASIDE_CHIP, ASIDE_OPEN, CONCESSIVE_OPEN, OF_PREDECESSOR, GLOSS_GAP, GLOSS_OPEN,
                        ASSIGN_GAP, BOTH, CHIP_JOIN, CLOSE_AFTER,
                        COUNT_GAP, DESCRIBES_CHIP, FOR_CHIP, ON_CHIP, FROM, FROM_PREDECESSOR, GENERIC_BANDWIDTH, GROUP_REF, KEYWORD_JOIN,
                        LABEL_GAP, LINE_SENTENCE_END, LINK_WORDS, ORIGINAL_EDITION, POSSESSIVE,
@@ -266,7 +266,8 @@ class FigureLinks(Sentence):
             # "the L40S is 2.4x the A6000, and it adds FP8 …"; with one chip in the sentence
             # ("A100 性能强大，其…达到…") the pronoun can only be that chip
             alone = len({c.entity for c in self.chips if not c.system}) == 1
-            return subjects[0], ("sentence" if alone else "pronoun")
+            main = [c for c in subjects if not self._conceded(c)] or subjects
+            return main[0], ("sentence" if alone else "pronoun")
         if subjects:
             return subjects[-1], self._nearness(subjects[-1], q)
         if before and self.topic is not None and self.topic.entity not in {c.entity for c in before} \
@@ -310,6 +311,14 @@ class FigureLinks(Sentence):
         if not FROM_PREDECESSOR.search(self.text, max(self.span.start, q.start - 32), q.start):
             return False
         return bool(TO_AFTER.match(self.text, q.end) or TO_AFTER_WORD.match(self.text, q.end))
+
+    def _conceded(self, c: Mention) -> bool:
+        """'虽然 H100 仍是主力，但 B200 …，它…', 'While the H100 …, the B200 …': a chip in a
+        clause that concedes is not what a later pronoun is about."""
+        pos = self.clause(c.start).start
+        while pos < c.start and self.text[pos].isspace():
+            pos += 1
+        return CONCESSIVE_OPEN.match(self.text, pos, c.start) is not None
 
     def _aside_closed(self, c: Mention, pos: int) -> bool:
         """Is chip ``c`` inside a bracketed aside that closes before ``pos`` ("256GB (33% more

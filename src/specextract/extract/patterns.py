@@ -294,6 +294,8 @@ PRONOUN_START = re.compile(r"""
     (?: ^ | [，,：:\s] )
     (?: 其 | 它 | 佢 | 该卡 | 该芯片 | 这款 | 此卡 | 本卡 ) (?! 他 | 它 )   # not 其他, 其它
     | \b (?: it | its | the\ card | this\ card | the\ chip ) \b""", I | V)
+# a clause that concedes: "虽然 H100 仍是主力，…", "While the H100 ships, …"
+CONCESSIVE_OPEN = re.compile(r"(?:虽然|虽说|尽管|雖然|雖說|儘管|(?i:while|although|though|whereas)(?![A-Za-z]))")
 # the chips the previous sentence named, all at once: "三张卡都", "both"
 GROUP_REF = re.compile(r"""
     (?: (?: [两三四五二2-5] | 这 | 这几 | 这些 ) \s*           # how many, or "these"
