@@ -9,6 +9,7 @@ Each test looks at the text right around one figure, with the cue words of data/
 * interconnects other than NVLink: HCCS, Infinity Fabric, die-to-die and chip-to-chip links;
 * caches other than L2: "40GB的高速缓存";
 * thresholds about chips in general: "超出 4800 TOPS 的芯片将被禁止";
+* compute per watt: "每瓦性能 29.3 TFLOPS" (an efficiency, not the chip's compute);
 * totals over chips counted before them: "由 8960 个芯片互连，总带宽超过 400 Tb/s";
 * the whole a part is taken from: "启用了 144 组 SM 中的 128 组" (the full die's count);
 * vague round figures: "上百 TFLOPS", "数百 GB" (a hundred or so is no stated value);
@@ -32,7 +33,7 @@ from .quantities import Quantity
 from .patterns import (AND_ABOVE_AFTER, ARCHITECTURE_SUBJECT, CACHE_AFTER, CAPABILITY_BEFORE,
                        CHIPS_COUNTED, CLAUSE_END, COMPARED_GAP, CORE_CLOCK_WORD, DIFFERENCE_SIGN, EACH_ONE,
                        EACH_PART, EACH_WORD, GENERIC_CHIPS_AFTER, LIMIT_BEFORE, MEMORY_WORD,
-                       OPENING, THRESHOLD_BEFORE, TOTAL_BEFORE, VAGUE_BEFORE, WHOLE_OF_PART)
+                       OPENING, PER_WATT_BEFORE, THRESHOLD_BEFORE, TOTAL_BEFORE, VAGUE_BEFORE, WHOLE_OF_PART)
 
 PIN_SPEED_MAX = 5  # GB/s: a figure in Gb/s below this is a per-pin data rate
 PER_UNIT_REACH = 40   # characters before a figure where "每个 SM" can be about it
@@ -41,6 +42,7 @@ LINK_REACH = 80       # characters before a figure where an interconnect's name 
 CONTEXT_REACH = 80    # characters before a figure where memory or architecture words count
 QUESTION_REACH = 120  # characters around a figure where a question word counts
 TOTAL_REACH = 24      # characters before a figure where a total word can be about it
+PER_WATT_REACH = 16   # characters before a compute figure where "每瓦" / "per watt" can be
 
 
 def _per_unit_before(lex: Lexicon) -> re.Pattern:
@@ -148,6 +150,12 @@ def system_total(text: str, q: Quantity, clause_start: int, sentence_start: int)
     start = max(clause_start, q.start - TOTAL_REACH)
     return (TOTAL_BEFORE.search(text, start, q.start) is not None
             and CHIPS_COUNTED.search(text, sentence_start, q.start) is not None)
+
+
+def per_watt(text: str, q: Quantity, clause_start: int) -> bool:
+    """'每瓦性能 29.3 TFLOPS', 'performance per watt of 29.3 TFLOPS': compute per watt."""
+    return q.dimension == "throughput" and PER_WATT_BEFORE.search(
+        text, max(clause_start, q.start - PER_WATT_REACH), q.start) is not None
 
 
 def whole_of_part(text: str, q: Quantity) -> bool:
@@ -267,6 +275,8 @@ def not_a_claim(lex: Lexicon, text: str, q: Quantity, clause_start: int,
         return "threshold"
     if system_total(text, q, clause_start, s_start):
         return "system"
+    if per_watt(text, q, clause_start):
+        return "efficiency"
     if whole_of_part(text, q):
         return "whole"
     if vague(text, q):

@@ -187,6 +187,8 @@ TOTAL_BEFORE = re.compile(r"""
     (?: 总(?!线|裁|部|结|之|体|的来说) | 總(?!線|裁|部|結|之|體) | 合计 | 合計 | 共计 | 共計 | 累计 | 累計
       | (?<![A-Za-z]) (?i: total | aggregate | combined ) (?![A-Za-z]) )
     """, re.VERBOSE)
+# "每瓦性能 29.3 TFLOPS", "performance per watt of 29.3 TFLOPS": an efficiency, not compute
+PER_WATT_BEFORE = re.compile(r"(?:每瓦|每W|能效比?|(?i:per\s++watt|/\s*+W(?![A-Za-z])))")
 VAGUE_BEFORE = re.compile(r"(?:上|数|几|好几|成)$")                  # "上百", "数百"
 CAPABILITY_BEFORE = re.compile(r"(?<![A-Za-z])(?:SM|sm)_?+$")       # "SM89", "sm_90"
 CLAUSE_END = re.compile(r"[，。,;；\n]")
@@ -364,11 +366,12 @@ STRONG_COMPARE = re.compile(r"""
       | between (?: \s+ the )?
       | than | vs\.? | versus | compared\s+(?:to|with) | over
       | (?: evolution | successor | refresh | upgrade ) \s+ (?: of | to | over ) (?: \s+ the )?
-      | replac(?: es | ing ) | succeeds | 取代 | 替代 | 接替 )
+      | replac(?: es | ing ) | succeeds | 取代 | 替代 | 接替
+      | 对标 | 對標 | 剑指 | 劍指 | rivals? | takes\s+on | (?: aimed | aims ) \s+ at (?: \s+ the )? )  # a rival
     \s* $""", I | V)
 # "比配备 HBM3 的 H100", "相较于采用 4nm 的 H100": a comparison word, a short modifier ending in 的
 MODIFIED_COMPARE = re.compile(r"""
-    (?: 比 | 相比 | 相较于? | 较 | 对比 | 对照 )
+    (?: 比 | 相比 | 相较于? | 较 | 对比 | 对照 | 对标 | 對標 )
     [^，。,;；!?！？比较]{1,16}? 的 \s*+ (?: 初代 | 第一代 )? \s*+ $""", V)
 # "而对比落后一代，配备 HBM2E 的 A100": a comparison word opening its clause, a modifier
 # that may run over one comma, ending in 的
@@ -465,7 +468,7 @@ BETWEEN_AND = re.compile(r"(?<![A-Za-z])between\s++(?:the\s++)?[^,;.，。]{1,24
 # "its predecessor (A100)": an opening bracket between a word and the chip it names
 OPEN_TAIL = re.compile(r"(?<=[^\s(（])\s*+[(（]\s*+$")
 # "全面超越H100：": a verb by which the subject beats the chip after it
-SURPASS = re.compile(r"(?: 超越 | 超过 | 胜过 | 优于 | 领先 | 碾压 | outperforms? | beats? | surpass(?:es)? ) \s*+ $",
+SURPASS = re.compile(r"(?: 超越 | 超过 | 胜过 | 优于 | 领先 | 碾压 | 对标 | 對標 | 剑指 | 劍指 | outperforms? | beats? | surpass(?:es)? | rivals? ) \s*+ $",
                      I | V)
 # "对比英伟达A100：FP16 312 TFLOPS…": a chip that heads what follows
 LABEL_COLON = re.compile(r"(?<!\s) \s*+ [:：] | ^ [:：]", V)
