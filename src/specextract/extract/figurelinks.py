@@ -129,8 +129,8 @@ class FigureLinks(Sentence):
         earlier = [c for c in self.chips if c.end <= chip.start]
         if earlier and BOTH.search(self.text[max(chip.end, chip.variant_end):q.start]):
             for c in reversed(earlier):
-                if not CHIP_JOIN.match(self.text[c.end:group[0].start]):
-                    break
+                if not CHIP_JOIN.match(self.text[c.end:group[0].start]) or self.is_baseline(c):
+                    break  # (not "相比 A100，H100 采用 4nm": the baseline is no member)
                 group.insert(0, c)
         return group, ("joined" if len(group) > 1 else how)
 
