@@ -360,14 +360,16 @@ PREDECESSOR_TAIL = re.compile(r"""
         (?: 旗舰 | 产品 | 显卡 | 芯片 )?
       | the\s+previous | the | its )
     \s* $""", I | V)
+# a rival, named as what the subject is set against: "直接对标 B200", "剑指 H100", "rivals the B200"
+RIVAL_WORDS = r"对标 | 對標 | 剑指 | 劍指 | rivals?"
 # a comparison word right before a chip: "比 V100", "than the A100"
-STRONG_COMPARE = re.compile(r"""
+STRONG_COMPARE = re.compile(rf"""
     (?: 比 | 相比 | 相较于? | 较 | 对比 | 超越 | 超过 | 胜过 | 优于 | 高于 | 低于 | 不及 | 不如 | 介乎 | 介于
       | between (?: \s+ the )?
       | than | vs\.? | versus | compared\s+(?:to|with) | over
       | (?: evolution | successor | refresh | upgrade ) \s+ (?: of | to | over ) (?: \s+ the )?
       | replac(?: es | ing ) | succeeds | 取代 | 替代 | 接替
-      | 对标 | 對標 | 剑指 | 劍指 | rivals? | takes\s+on | (?: aimed | aims ) \s+ at (?: \s+ the )? )  # a rival
+      | {RIVAL_WORDS} | takes\s+on | (?: aimed | aims ) \s+ at (?: \s+ the )? )
     \s* $""", I | V)
 # "比配备 HBM3 的 H100", "相较于采用 4nm 的 H100": a comparison word, a short modifier ending in 的
 MODIFIED_COMPARE = re.compile(r"""
@@ -468,7 +470,7 @@ BETWEEN_AND = re.compile(r"(?<![A-Za-z])between\s++(?:the\s++)?[^,;.，。]{1,24
 # "its predecessor (A100)": an opening bracket between a word and the chip it names
 OPEN_TAIL = re.compile(r"(?<=[^\s(（])\s*+[(（]\s*+$")
 # "全面超越H100：": a verb by which the subject beats the chip after it
-SURPASS = re.compile(r"(?: 超越 | 超过 | 胜过 | 优于 | 领先 | 碾压 | 对标 | 對標 | 剑指 | 劍指 | outperforms? | beats? | surpass(?:es)? | rivals? ) \s*+ $",
+SURPASS = re.compile(rf"(?: 超越 | 超过 | 胜过 | 优于 | 领先 | 碾压 | outperforms? | beats? | surpass(?:es)? | {RIVAL_WORDS} ) \s*+ $",
                      I | V)
 # "对比英伟达A100：FP16 312 TFLOPS…": a chip that heads what follows
 LABEL_COLON = re.compile(r"(?<!\s) \s*+ [:：] | ^ [:：]", V)
