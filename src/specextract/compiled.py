@@ -1,5 +1,5 @@
 """The compiled build of extraction and checking, loaded: most modules of ``extract``,
-``lexicon`` and ``check`` compiled to C extension modules (``python -m
+``lexicon`` and ``check``, and the per-claim row and page code, compiled to C extension modules (``python -m
 specextract.compile_modules build`` writes ``_compiled/``), used in place of the Python
 sources when they were built from exactly these sources.
 
@@ -9,8 +9,8 @@ package). :func:`install`, called when ``specextract`` is imported, puts a finde
 of the normal import system that loads the compiled modules, all of them or none: none
 when there is no build, when it was made for another Python, when any source of the
 package changed since (a stale build would run old code), or when ``SPECEXTRACT_PURE=1``.
-The Python sources give byte-identical claims (``tests/test_compiled.py``); the build only
-makes extraction faster.
+The Python sources give byte-identical claims and pages (``tests/test_compiled.py``); the
+build only makes them faster.
 """
 from __future__ import annotations
 
@@ -31,6 +31,9 @@ LEFT_AS_PYTHON = ("extract/document.py",     # the per-document entry points and
                   "lexicon/lexicon.py",      # the Lexicon class, which users may subclass
                   "check/checker.py",        # the per-claim loop with its fault handling
                   "check/consensus.py")      # pandas work, not per claim
+COMPILED_MODULES = ("rows.py",               # and these, per claim outside those packages:
+                    "output/pages.py",       # a claim to a store row and back, a claim
+                    "output/index.py")       # and a consensus line drawn in HTML
 GROUP = "specextract_native"                 # the shared library's name
 PURE_VARIABLE = "SPECEXTRACT_PURE"
 
@@ -39,9 +42,10 @@ _state = {"mode": "pure", "why": "not installed"}
 
 def compiled_sources() -> list[Path]:
     """The modules compiled, as paths under the package."""
-    return sorted(p for pkg in COMPILED_PACKAGES for p in (PACKAGE_DIR / pkg).glob("*.py")
-                  if p.name != "__init__.py"
-                  and p.relative_to(PACKAGE_DIR).as_posix() not in LEFT_AS_PYTHON)
+    in_packages = [p for pkg in COMPILED_PACKAGES for p in (PACKAGE_DIR / pkg).glob("*.py")
+                   if p.name != "__init__.py"
+                   and p.relative_to(PACKAGE_DIR).as_posix() not in LEFT_AS_PYTHON]
+    return sorted(in_packages + [PACKAGE_DIR / m for m in COMPILED_MODULES])
 
 
 def sources_hash() -> str:

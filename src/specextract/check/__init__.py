@@ -7,7 +7,9 @@ Inside: ``rows`` (the reference rows that apply to a claim), ``ratios`` (speed-u
 claims against marketing ratios and computed ones), ``verdicts`` (the codebook's
 tolerance rules), ``diagnose`` (why a figure is wrong: the order of the detectors in
 ``lookalikes``, ``slips`` and ``speedup_causes``, with the terms and float pre-tests of
-``figures``), ``checker`` (the stage), ``consensus`` (values per chip and attribute across
+``figures``), ``claimcheck`` (one claim: its candidates, best verdict, expected value and
+diagnosis), ``checker`` (the stage: the loop over a document's claims, each one's failure
+caught), ``consensus`` (values per chip and attribute across
 documents, by the store's query), ``accusations`` (a contradicted verdict only through a
 close link), ``contradictions`` (claims of one document that disagree), ``names`` (a
 user's names for chips and attributes), ``validate`` and ``coverage`` (what is wrong with,
