@@ -1,5 +1,5 @@
-"""The compiled extraction modules: used only when built from exactly these sources, and
-giving the same claims as the Python sources.
+"""The compiled modules: used only when built from exactly these sources, and giving the
+same claims, verdicts, document pages and consensus rows as the Python sources.
 
 The comparison runs when a build is in use (``make run`` makes one; ``.ci/run`` sets
 SPECEXTRACT_REQUIRE_COMPILED=1, so that a build that silently failed fails here instead of
@@ -18,21 +18,33 @@ import pytest
 from specextract import compiled
 
 ROOT = Path(__file__).resolve().parents[1]
-CLAIMS_SCRIPT = """
+OUTPUTS_SCRIPT = """
 import json, sys
 from pathlib import Path
-from specextract import compiled, read_document, extract
-rows = []
+from specextract import compiled, read_document, extract, check, load_reference
+from specextract.output.index import consensus_table
+from specextract.output.pages import document_page
+from specextract.store.db import Store
+ref, store = load_reference(), Store.in_memory()
+rows, pages = [], []
 for p in sorted(Path(sys.argv[1]).glob("*.txt")):
     doc = read_document(p)
-    rows += [c.as_row() for c in extract(doc.text, doc_id=doc.doc_id)]
-print(json.dumps({"mode": compiled.mode()[0], "rows": rows}, default=str))
+    claims = extract(doc.text, doc_id=doc.doc_id)
+    checked = [c.as_row() for c in check(claims, ref)]
+    record = {"path": doc.doc_id, "doc_id": doc.doc_id, "status": "ok", "text": doc.text,
+              "pipeline_version": ""}
+    rows += [c.as_row() for c in claims]
+    pages.append(document_page(record, checked))
+    store.put_document(record, checked)
+print(json.dumps({"mode": compiled.mode()[0], "rows": rows, "pages": pages,
+                  "consensus": "".join(consensus_table(store, ref))}, default=str))
 """
 
 
-def claims_of(folder: Path, pure: bool) -> dict:
+def outputs_of(folder: Path, pure: bool) -> dict:
+    """The claims of every .txt file of ``folder``, their checked pages and the consensus."""
     env = dict(os.environ, SPECEXTRACT_PURE="1" if pure else "0")
-    done = subprocess.run([sys.executable, "-c", CLAIMS_SCRIPT, str(folder)], env=env,
+    done = subprocess.run([sys.executable, "-c", OUTPUTS_SCRIPT, str(folder)], env=env,
                           capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
 
@@ -45,14 +57,18 @@ def test_a_required_build_is_in_use():
     assert compiled.mode()[0] == "compiled", compiled.mode()
 
 
-def test_compiled_and_python_modules_give_identical_claims():
+def test_compiled_and_python_modules_give_identical_claims_pages_and_consensus():
     usable, why = compiled.build_status()
     if not usable:
         pytest.skip(f"no compiled build in use: {why}")
-    fast, pure = claims_of(ROOT / "corpus", pure=False), claims_of(ROOT / "corpus", pure=True)
+    fast, pure = outputs_of(ROOT / "corpus", pure=False), outputs_of(ROOT / "corpus", pure=True)
     assert (fast["mode"], pure["mode"]) == ("compiled", "pure")
     assert len(fast["rows"]) > 500
     assert fast["rows"] == pure["rows"]
+    assert "v-contradicted" in "".join(fast["pages"])  # pages carry verdicts
+    assert fast["pages"] == pure["pages"]
+    assert fast["consensus"].count("<tr>") > 100
+    assert fast["consensus"] == pure["consensus"]
 
 
 def write_manifest(tmp_path: Path, **fields) -> Path:

@@ -1,7 +1,7 @@
 """The compiled build of extraction and checking, loaded: most modules of ``extract``,
-``lexicon`` and ``check``, and the per-claim row and page code, compiled to C extension modules (``python -m
-specextract.compile_modules build`` writes ``_compiled/``), used in place of the Python
-sources when they were built from exactly these sources.
+``lexicon`` and ``check``, and the per-claim row and page code, compiled to C extension
+modules (``python -m specextract.compile_modules build`` writes ``_compiled/``), used in
+place of the Python sources when they were built from exactly these sources.
 
 What enters: ``_compiled/`` (one extension module per compiled module, their shared library
 and ``manifest.json`` naming the Python version and a hash of every source of the
@@ -9,8 +9,8 @@ package). :func:`install`, called when ``specextract`` is imported, puts a finde
 of the normal import system that loads the compiled modules, all of them or none: none
 when there is no build, when it was made for another Python, when any source of the
 package changed since (a stale build would run old code), or when ``SPECEXTRACT_PURE=1``.
-The Python sources give byte-identical claims and pages (``tests/test_compiled.py``); the
-build only makes them faster.
+The Python sources give byte-identical claims, verdicts, document pages and consensus rows
+(``tests/test_compiled.py``); the build only makes them faster.
 """
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ with its fault handling around each call.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Optional, Sequence
+from typing import Sequence
 
 from ..codebook import CONTRADICTED, SUPPORTED, UNVERIFIABLE
 from ..records import CheckedClaim, Claim
@@ -15,9 +15,6 @@ from .reference import Reference
 from .rows import Selection, select_rows
 from .slips import figure_slips
 from .verdicts import judge, sort_key
-
-Slips = Optional[list[Optional[tuple[str, str, str]]]]
-
 
 def check_claim(claim: Claim, ref: Reference) -> CheckedClaim:
     """The verdict, expected value, source and diagnosis of one claim."""
