@@ -119,21 +119,49 @@ def test_new_pipeline_version_reextracts(tmp_path, corpus, extractions, monkeypa
     assert len(extractions) == 4 and "4 processed" in result.output
 
 
-def test_import_statements_are_every_import_a_full_walk_of_the_tree_finds(tmp_path):
+def _imports_by_syntax_tree(source: str, name: str) -> set[str]:
+    """What versions._imports_of must find, read off the full syntax tree."""
     import ast
+    package = name.split(".")[:-1]
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                parent = package[: len(package) - (node.level - 1)]
+                prefix = ".".join(parent + ([node.module] if node.module else []))
+            elif node.module and node.module.split(".")[0] == "specextract":
+                prefix = node.module.partition(".")[2]
+            else:
+                continue
+            found |= {prefix} | {f"{prefix}.{a.name}".lstrip(".") for a in node.names}
+        elif isinstance(node, ast.Import):
+            found |= {a.name.partition(".")[2] for a in node.names
+                      if a.name.split(".")[0] == "specextract"}
+    return found - {""}
+
+
+def test_imports_read_off_the_lines_are_those_of_the_syntax_tree(tmp_path):
     source = ("import os\nfrom . import a\ndef f():\n    if x:\n        from .b import c\n"
-              "    else:\n        import specextract.d\nclass K:\n    try:\n        pass\n"
-              "    except E:\n        from .e import g\n    finally:\n        from .h import i\n"
+              "    else:\n        import specextract.d as dd, json\nclass K:\n    try:\n"
+              "        pass\n    except E:\n        from ..e import (g,  # why\n"
+              "            gg as g2,\n        )\n    finally:\n        from .h import i\n"
               "with m:\n    for q in r:\n        while s:\n            from .j import k\n"
-              "        else:\n            from .n import o\n"
+              "        else:\n            from specextract.n import o  # note\n"
               "match t:\n    case 1:\n        from .u import v\n")
-    modules = [tree for tree in (ast.parse(source),)] + [
-        ast.parse(p.read_text(encoding="utf-8")) for p in versions.PACKAGE_DIR.rglob("*.py")]
-    for tree in modules:
-        walked = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
-        found = list(versions._import_statements(tree))
-        assert sorted(map(ast.dump, found)) == sorted(map(ast.dump, walked))
-    assert len(list(versions._import_statements(modules[0]))) == 9
+    cases = [(source, "extract.sample", tmp_path / "sample.py")]
+    for p in versions.PACKAGE_DIR.rglob("*.py"):
+        parts = p.relative_to(versions.PACKAGE_DIR).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        cases.append((p.read_text(encoding="utf-8"), name, p))
+    cases[0][2].write_text(source, encoding="utf-8")
+    for text, name, path in cases:
+        init = path.name == "__init__.py"
+        expected = _imports_by_syntax_tree(text, name + ".__init__" if init else name)
+        assert set(versions._imports_of(path, name)) == expected, path
+    assert set(versions._imports_of(cases[0][2], "extract.sample")) == {
+        "extract", "extract.a", "extract.b", "extract.b.c", "d", "e", "e.g", "e.gg",
+        "extract.h", "extract.h.i", "extract.j", "extract.j.k", "n", "n.o", "extract.u",
+        "extract.u.v"}
 
 
 def test_pipeline_version_covers_extraction_code_and_lexicons_not_the_reference():
