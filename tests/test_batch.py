@@ -119,10 +119,10 @@ def test_new_pipeline_version_reextracts(tmp_path, corpus, extractions, monkeypa
     assert len(extractions) == 4 and "4 processed" in result.output
 
 
-def _imports_by_syntax_tree(source: str, name: str) -> set[str]:
-    """What versions._imports_of must find, read off the full syntax tree."""
+def _imports_by_syntax_tree(source: str, package: list[str]) -> set[str]:
+    """What versions._imports_of must find in a module of ``package``, read off the full
+    syntax tree."""
     import ast
-    package = name.split(".")[:-1]
     found = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ImportFrom):
@@ -144,25 +144,27 @@ def test_imports_read_off_the_lines_are_those_of_the_syntax_tree(tmp_path):
     source = ("import os\nfrom . import a\ndef f():\n    if x:\n        from .b import c\n"
               "    else:\n        import specextract.d as dd, json\nclass K:\n    try:\n"
               "        pass\n    except E:\n        from ..e import (g,  # why\n"
-              "            gg as g2,\n        )\n    finally:\n        from .h import i\n"
+              "            gg as g2,\n        )\n    finally:\n        from .h import i, \\\n"
+              "            ii\n"
               "with m:\n    for q in r:\n        while s:\n            from .j import k\n"
               "        else:\n            from specextract.n import o  # note\n"
               "match t:\n    case 1:\n        from .u import v\n")
-    cases = [(source, "extract.sample", tmp_path / "sample.py")]
-    for p in versions.PACKAGE_DIR.rglob("*.py"):
-        parts = p.relative_to(versions.PACKAGE_DIR).with_suffix("").parts
-        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        cases.append((p.read_text(encoding="utf-8"), name, p))
-    cases[0][2].write_text(source, encoding="utf-8")
-    for text, name, path in cases:
-        init = path.name == "__init__.py"
-        expected = _imports_by_syntax_tree(text, name + ".__init__" if init else name)
-        # every import the tree holds (a docstring line that reads like one may add more)
-        assert set(versions._imports_of(path, name)) >= expected, path
-    assert set(versions._imports_of(cases[0][2], "extract.sample")) == {
+    sample = tmp_path / "sample.py"
+    sample.write_text(source, encoding="utf-8")
+    assert set(versions._imports_of(sample, "extract.sample")) == _imports_by_syntax_tree(
+        source, ["extract"]) == {
         "extract", "extract.a", "extract.b", "extract.b.c", "d", "e", "e.g", "e.gg",
-        "extract.h", "extract.h.i", "extract.j", "extract.j.k", "n", "n.o", "extract.u",
-        "extract.u.v"}
+        "extract.h", "extract.h.i", "extract.h.ii", "extract.j", "extract.j.k", "n", "n.o",
+        "extract.u", "extract.u.v"}
+    for path in versions.PACKAGE_DIR.rglob("*.py"):
+        parts = path.relative_to(versions.PACKAGE_DIR).with_suffix("").parts
+        if parts == ("__init__",):
+            continue   # the package itself: no module name, never walked
+        package = list(parts[:-1])
+        name = ".".join(package if parts[-1] == "__init__" else parts)
+        expected = _imports_by_syntax_tree(path.read_text(encoding="utf-8"), package)
+        # (a docstring line that reads like an import would be taken too: see below)
+        assert set(versions._imports_of(path, name)) == expected, path
     documented = tmp_path / "documented.py"
     documented.write_text('"""Use it so:\n\n    from .widgets import knob\n"""\n', encoding="utf-8")
     assert versions._imports_of(documented, "extract.documented") == (

@@ -152,11 +152,11 @@ def timed_out(result: dict, seconds: float) -> dict:
 
 
 # Checking runs where the document was extracted. A task names the run's reference table
-# (path, version, ratios version, checker version); a worker process loads it once (a run
-# in one process checks with the table it has loaded) and returns
-# the checked rows with the checker version that made them. A worker that cannot (another
-# table or checker there, no such file, a checker error) returns the rows unchecked, and
-# the parent checks them as it always could.
+# (path, version, ratios version, checker version); a worker process loads it once (a run in
+# one process checks with the table it has loaded) and returns the checked rows with the
+# checker version that made them. A worker that cannot (another table or checker there, no
+# such file, a checker error) returns the rows unchecked, and the parent checks them as it
+# always could.
 _worker_references: dict[ReferenceSpec, Reference | None] = {}
 
 
@@ -246,7 +246,7 @@ def run_batch(paths: Iterable[Path], store: Store, ref: Reference, executor: Exe
                                     pipeline_version=version, reference_version=ref.version,
                                     reference_path=ref.path))
     spec = reference_spec(ref)
-    _worker_references.setdefault(spec, ref)   # documents checked in this process use it
+    _worker_references[spec] = ref   # documents checked in this process use it
     tasks = (make_task(p, store, version, executor.send_bytes, max_bytes=max_bytes,
                        timeout=timeout, reference=spec,
                        pages=None if pages is None else str(pages)) for p in paths)

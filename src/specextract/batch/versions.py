@@ -57,13 +57,15 @@ def _module_file(name: str) -> Path | None:
     return None
 
 
-# An import statement: "import a.b as c, d" or "from .x import (y,\n z as w)", at the start
-# of a line (any indent, in a function or a branch too). Reading the lines, not the syntax
-# tree, costs a fraction of ast.parse, which ran at every start; a docstring line that reads
-# like an import only adds a module to the hash.
+# An import statement: "import a.b as c, d" or "from .x import (y,\n z as w)" (or a name
+# list continued with a backslash), at the start of a line (any indent, in a function or a
+# branch too). Reading the lines, not the syntax tree, costs a fraction of ast.parse, which
+# ran at every start; a docstring line that reads like an import only adds a module to the
+# hash.
+_LISTED = r"[^\n;#\\]*(?:\\\n[^\n;#\\]*)*"   # to the line's end, over "\"-continued lines
 IMPORT_STATEMENT = re.compile(
-    r"^[ \t]*(?:from[ \t]+(?P<module>\.*[\w.]*)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^\n;#]*)"
-    r"|import[ \t]+(?P<plain>[^\n;#]*))", re.MULTILINE)
+    rf"^[ \t]*(?:from[ \t]+(?P<module>\.*[\w.]*)[ \t]+import[ \t]+(?P<names>\([^)]*\)|{_LISTED})"
+    rf"|import[ \t]+(?P<plain>{_LISTED}))", re.MULTILINE)
 COMMENT = re.compile(r"#[^\n]*")
 
 
@@ -93,7 +95,7 @@ def _imports_of(path: Path, name: str) -> tuple[str, ...]:
 
 def _names(listed: str) -> list[str]:
     """'(a, b as c,  # why\n d)' -> ['a', 'b', 'd']."""
-    listed = COMMENT.sub("", listed).strip().strip("()")
+    listed = COMMENT.sub("", listed).replace("\\\n", " ").strip().strip("()")
     return [n.split()[0] for n in listed.split(",") if n.strip()]
 
 
