@@ -25,6 +25,19 @@ def test_line_layout(line, layout) -> None:
     assert line_layout(line) == layout
 
 
+def test_remembered_layouts_are_those_of_the_lines_and_the_memo_stays_bounded() -> None:
+    """line_layout remembers each line's layout; asked again, and after the memo has been
+    emptied for being full, it gives what the line's own test gives."""
+    from specextract.extract import segment
+    lines = ([f"FP{n}：{n} TFLOPS" for n in range(segment.LAYOUTS_KEPT + 50)]
+             + [f"第 {n} 行是一句完整的话，说明它不是表格。它还有第二句。" for n in range(50)])
+    first = [line_layout(line) for line in lines]
+    again = [line_layout(line) for line in reversed(lines)][::-1]
+    assert first == again == [segment._layout(line) for line in lines]
+    assert set(first) == {"table", "prose"}
+    assert 0 < len(segment._LAYOUTS) <= segment.LAYOUTS_KEPT
+
+
 def test_list_under_a_chip_heading() -> None:
     text = "H20 规格\n\nFP8：296 TFLOPS\n显存：96GB\n\n这张卡在国内很受欢迎，价格也不低。\nTDP 为 400W"
     head = text.index("H20")

