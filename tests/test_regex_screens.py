@@ -1,0 +1,84 @@
+"""First-character screens (regex_screens): which characters a match can start with, and
+the same matches with the screen as without it."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from specextract.extract import patterns
+from specextract.regex_screens import fast_start, first_screen, screened
+
+I, V = re.IGNORECASE, re.VERBOSE
+
+
+@pytest.mark.parametrize("source,flags,screen", [
+    (r"abc|d", 0, "(?=[ad])"),
+    (r"(?:foo)?bar", 0, "(?=[bf])"),                  # an optional part: what follows counts too
+    (r"[a-c]{0,2}d", 0, "(?=[abcd])"),
+    (r"(?<![A-Za-z])each", 0, "(?=[e])"),             # a look-behind is no character
+    (r"than|比", I, "(?=[t比])"),                      # under the pattern's own re.IGNORECASE
+    (r"(?i:ab)c|D", 0, "(?=[D]|(?i:[a]))"),           # a part in any case, a part as written
+    (r"(?: 比 | than ) \s* $", I | V, "(?=[t比])"),
+    (r"a*", 0, ""),                                   # may match the empty string
+    (r"x|$", 0, ""),                                  # may match at the end, with no character
+    (r"\sx", 0, ""),                                  # a category: no finite set read
+    (r"[^a]b", 0, ""),                                # a negated class
+    (r".x", 0, ""),                                   # any character
+    (r"[\u4e00-\u9fff]", 0, ""),                      # a range too wide to list
+])
+def test_the_characters_a_match_can_start_with(source, flags, screen) -> None:
+    assert first_screen(re.compile(source, flags)) == screen
+
+
+@pytest.mark.parametrize("source,flags,fast", [
+    (r"\n", 0, True),                  # a literal: the engine scans for it itself
+    (r"(?:从|由)\s*$", 0, True),        # an alternation of literals: the same
+    (r"[ab]x", 0, True),
+    (r"(?=[ab])(?:a|b)x", 0, True),    # a look-ahead of its own
+    (r"(?i:each)", 0, True),           # one literal: one test per position already
+    (r"(?<![A-Za-z])each", 0, False),
+    (r"than|比", I, False),             # literals in any case: each branch entered in full
+    (r"[ab]x", I, False),
+])
+def test_patterns_the_engine_starts_fast_get_no_screen(source, flags, fast) -> None:
+    pattern = re.compile(source, flags)
+    assert fast_start(pattern) is fast
+    assert (screened(pattern) is pattern) is (fast or not first_screen(pattern))
+
+
+def test_a_verbose_pattern_ending_in_a_comment_keeps_its_end() -> None:
+    pattern = screened(re.compile(r"(?<!x) (?: foo | bar )   # a comment, last", V))
+    assert pattern.pattern.startswith("(?=[bf])")
+    assert [m.group() for m in pattern.finditer("foo xbar bar")] == ["foo", "bar"]
+
+
+SAMPLES = [
+    ("(?: 比 | 相比 | than | vs\\.? | compared\\s+(?:to|with) ) \\s* $", I | V),
+    ("(?<![A-Za-z])(?i:each|per)(?![A-Za-z])", 0),
+    ("(?:总|合计|(?<![A-Za-z])(?i:total))\\s*+(?P<n>\\d+)", 0),
+    ("(?:[两三]|这)\\s*(?:张|块)?\\s*(?:GPU|卡)", I),
+    ("(?:(?:a|b)c|d)(?=x)", I),
+    ("(?-i:K)(?i:elvin)|ſ", I),
+]
+ALPHABET = "abcdxKkſSs比相较 这两三张GPU卡总合计01234ALtotalhnvs.compared\n"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=ALPHABET, max_size=40), st.integers(0, 8))
+def test_a_screened_pattern_finds_what_the_pattern_finds(text, pos) -> None:
+    for source, flags in SAMPLES:
+        plain = re.compile(source, flags)
+        fast = screened(plain)
+        assert [(m.span(), m.groups()) for m in fast.finditer(text, pos)] == \
+            [(m.span(), m.groups()) for m in plain.finditer(text, pos)]
+        fm, pm = fast.match(text, pos), plain.match(text, pos)
+        assert (fm and (fm.span(), fm.groups())) == (pm and (pm.span(), pm.groups()))
+
+
+def test_the_extraction_patterns_are_screened_where_that_helps() -> None:
+    """Some comparison words before a chip get a screen; a pattern that opens with a
+    literal does not."""
+    assert patterns.STRONG_COMPARE.pattern.startswith("(?=[")
+    assert not patterns.NEWLINE.pattern.startswith("(?=[")
