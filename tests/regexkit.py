@@ -5,7 +5,8 @@ build each one's worst cases from its parse tree (runs of what its loops repeat)
 re.compile, re.search, re.sub ...), imports every module of the package and exercises it
 (the pipeline over corpus/, a batch run with its report and export, the reference table,
 the gold file), and returns each (pattern, flags) compiled from specextract code with the
-module (its path in the package: "extract/patterns") and line that compiled it first.
+module (its path in the package: "extract/patterns") and line that compiled it first (for
+a pattern compiled through regex_screens.compile_screened, the module that called it).
 """
 from __future__ import annotations
 
@@ -29,12 +30,14 @@ from pathlib import Path
 # the package's own folder (not site-packages or a venv that lives inside the checkout)
 PACKAGE = os.path.dirname(os.path.realpath(importlib.util.find_spec("specextract").origin)) + os.sep
 found = {}
+SCREENS = os.sep + os.path.join("specextract", "regex_screens.py")
 real = re._compile
 def spy(pattern, flags):
     compiled = real(pattern, flags)
     frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename == re.__file__:
-        frame = frame.f_back
+    while frame is not None and (frame.f_code.co_filename == re.__file__
+                                 or frame.f_code.co_filename.endswith(SCREENS)):
+        frame = frame.f_back   # (compile_screened compiles for the module that calls it)
     where = frame and os.path.realpath(frame.f_code.co_filename)
     if where and where.startswith(PACKAGE) and not isinstance(pattern, re.Pattern):
         key = (type(pattern).__name__, pattern if isinstance(pattern, str) else pattern.decode("latin-1"), int(compiled.flags))

@@ -18,12 +18,16 @@ NOT_MOVED_YET = {
 
 
 def fixed_pattern_lines(path: Path) -> list[int]:
-    """Lines of ``re.<call>(LITERAL, ...)`` in a module: a pattern fixed in the code."""
+    """Lines of ``re.<call>(LITERAL, ...)`` (or ``compile_screened(LITERAL, ...)``, see
+    regex_screens) in a module: a pattern fixed in the code."""
     lines = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+        if not (isinstance(node, ast.Call) and node.args):
+            continue
+        if (isinstance(node.func, ast.Attribute)
                 and isinstance(node.func.value, ast.Name) and node.func.value.id == "re"
-                and node.func.attr in RE_CALLS and node.args):
+                and node.func.attr in RE_CALLS) or (
+                    isinstance(node.func, ast.Name) and node.func.id == "compile_screened"):
             first = node.args[0]
             if isinstance(first, ast.Constant) or (
                     isinstance(first, ast.JoinedStr)

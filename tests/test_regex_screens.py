@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from specextract.extract import patterns
-from specextract.regex_screens import fast_start, first_screen, screened
+from specextract.regex_screens import SPACES, fast_start, first_screen, screened
 
 I, V = re.IGNORECASE, re.VERBOSE
 
@@ -23,7 +23,9 @@ I, V = re.IGNORECASE, re.VERBOSE
     (r"(?: 比 | than ) \s* $", I | V, "(?=[t比])"),
     (r"a*", 0, ""),                                   # may match the empty string
     (r"x|$", 0, ""),                                  # may match at the end, with no character
-    (r"\sx", 0, ""),                                  # a category: no finite set read
+    (r"\wx", 0, ""),                                  # a category other than \s
+    (r"(?<!\s)\s*+(?:到|至)", 0,                        # \s: every white-space character
+     "(?=[" + "".join(re.escape(c) for c in sorted(SPACES | {"到", "至"})) + "])"),
     (r"[^a]b", 0, ""),                                # a negated class
     (r".x", 0, ""),                                   # any character
     (r"[\u4e00-\u9fff]", 0, ""),                      # a range too wide to list
@@ -48,6 +50,11 @@ def test_patterns_the_engine_starts_fast_get_no_screen(source, flags, fast) -> N
     assert (screened(pattern) is pattern) is (fast or not first_screen(pattern))
 
 
+def test_white_space_is_what_str_isspace_holds_in_all_of_unicode() -> None:
+    assert SPACES == {chr(c) for c in range(0x110000) if chr(c).isspace()}
+    assert all(re.fullmatch(r"\s", ch) for ch in SPACES)
+
+
 def test_a_verbose_pattern_ending_in_a_comment_keeps_its_end() -> None:
     pattern = screened(re.compile(r"(?<!x) (?: foo | bar )   # a comment, last", V))
     assert pattern.pattern.startswith("(?=[bf])")
@@ -61,8 +68,10 @@ SAMPLES = [
     ("(?:[两三]|这)\\s*(?:张|块)?\\s*(?:GPU|卡)", I),
     ("(?:(?:a|b)c|d)(?=x)", I),
     ("(?-i:K)(?i:elvin)|ſ", I),
+    ("(?<!\\s)\\s*+(?:-{1,2}+|到|to)\\s*+(?:1|二)", 0),
+    ("(?: ^ | [，,\\s] ) (?: 其 | 它 | it ) \\b", V),
 ]
-ALPHABET = "abcdxKkſSs比相较 这两三张GPU卡总合计01234ALtotalhnvs.compared\n"
+ALPHABET = "abcdxKkſSs比相较 这两三张GPU卡总合计01234ALtotalhnvs.compared\n\u3000-到二其它，,"
 
 
 @settings(max_examples=300, deadline=None)

@@ -7,9 +7,10 @@ positions at one test instead (2-3x faster on the comparison words read before a
 
 :func:`screened` reads the pattern's syntax tree for the characters a match can start
 with. The screen never changes what matches: every character a match can start with is in
-it (case variants included where the pattern ignores case), and a pattern that can match
-the empty string, or opens with a construct the reading does not follow (a negated class,
-"any character", a category such as ``\\s``, a back-reference), is returned as it is.
+it (case variants included where the pattern ignores case; ``\\s`` as every white-space
+character), and a pattern that can match the empty string, or opens with a construct the
+reading does not follow (a negated class, "any character", ``\\d`` or ``\\w``, a
+back-reference), is returned as it is.
 """
 from __future__ import annotations
 
@@ -18,25 +19,35 @@ import re
 from re import _constants as C, _parser   # the standard library's regex parser (3.11+)
 
 MAX_RANGE = 512   # a class range wider than this (a whole script) gets no screen
+# what \s matches in a str pattern: the characters str.isspace() holds (none above U+3000)
+SPACES = frozenset(ch for ch in map(chr, range(0x3001)) if ch.isspace())
 
 
 class _Unread(Exception):
     """The pattern opens with something the first-character reading does not follow."""
 
 
+def compile_screened(source: str, flags: int = 0) -> re.Pattern:
+    """``re.compile(source, flags)``, screened (:func:`screened`), compiled once."""
+    tree = _parse_source(source, flags)
+    screen = _screen(tree, flags) if tree is not None else ""
+    if screen and not _starts_fast(tree):
+        close = "\n)" if flags & re.VERBOSE else ")"   # (a comment may end the pattern)
+        try:
+            return re.compile(f"{screen}(?:{source}{close}", flags)
+        except re.error:   # e.g. global flags written inside the pattern, which must open it
+            pass
+    return re.compile(source, flags)
+
+
 def screened(pattern: re.Pattern) -> re.Pattern:
     """``pattern`` behind a look-ahead on the characters its matches can start with, or
     ``pattern`` itself when there is no such finite set (see the module docstring) or the
     engine starts it fast already (:func:`fast_start`)."""
-    tree = _parse(pattern)
-    screen = _screen(tree, pattern.flags) if tree is not None else ""
-    if not screen or _starts_fast(tree):
+    if not isinstance(pattern.pattern, str):
         return pattern
-    close = "\n)" if pattern.flags & re.VERBOSE else ")"   # (a comment may end the pattern)
-    try:
-        return re.compile(f"{screen}(?:{pattern.pattern}{close}", pattern.flags)
-    except re.error:   # e.g. global flags written inside the pattern, which must open it
-        return pattern
+    fast = compile_screened(pattern.pattern, pattern.flags)
+    return fast if fast.pattern != pattern.pattern else pattern
 
 
 def fast_start(pattern: re.Pattern) -> bool:
@@ -54,10 +65,13 @@ def first_screen(pattern: re.Pattern) -> str:
 
 
 def _parse(pattern: re.Pattern):
-    if not isinstance(pattern.pattern, str):
-        return None
+    return _parse_source(pattern.pattern, pattern.flags) if isinstance(pattern.pattern, str) \
+        else None
+
+
+def _parse_source(source: str, flags: int):
     try:
-        return _parser.parse(pattern.pattern, pattern.flags)
+        return _parser.parse(source, flags)
     except Exception:  # noqa: BLE001 - a parser that changed: leave the pattern alone
         return None
 
@@ -163,6 +177,8 @@ def _class(items, ignore_case: bool) -> tuple[set[str], set[str], bool]:
             chars.add(chr(av))
         elif op is C.RANGE and av[1] - av[0] <= MAX_RANGE:
             chars.update(map(chr, range(av[0], av[1] + 1)))
-        else:   # a negated class, a category (\s, \d, \w), a wide range
+        elif op is C.CATEGORY and av is C.CATEGORY_SPACE:
+            chars.update(SPACES)
+        else:   # a negated class, another category (\d, \w), a wide range
             raise _Unread(op)
     return (set(), chars, False) if ignore_case else (chars, set(), False)
