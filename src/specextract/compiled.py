@@ -1,5 +1,5 @@
 """The compiled build of extraction and checking, loaded: most modules of ``extract``,
-``lexicon`` and ``check``, and the per-claim row and page code, compiled to C extension
+``lexicon`` and ``check``, and the per-claim row, page and CSV line code, compiled to C extension
 modules (``python -m specextract.compile_modules build`` writes ``_compiled/``), used in
 place of the Python sources when they were built from exactly these sources.
 
@@ -33,7 +33,8 @@ LEFT_AS_PYTHON = ("extract/document.py",     # the per-document entry points and
                   "check/consensus.py")      # pandas work, not per claim
 COMPILED_MODULES = ("rows.py",               # and these, per claim outside those packages:
                     "output/pages.py",       # a claim to a store row and back, a claim
-                    "output/index.py")       # and a consensus line drawn in HTML
+                    "output/index.py",       # and a consensus line drawn in HTML, a
+                    "output/csvtext.py")     # claim's line of claims.csv
 GROUP = "specextract_native"                 # the shared library's name
 PURE_VARIABLE = "SPECEXTRACT_PURE"
 

@@ -6,7 +6,6 @@ CSV cells are text; JSON Lines and Parquet are typed (:func:`specextract.rows.ty
 """
 from __future__ import annotations
 
-import csv
 import json
 import os
 import tempfile
@@ -17,27 +16,7 @@ from typing import TextIO
 
 from ..codebook import CLAIM_COLUMNS, EXTRA_COLUMNS, VERDICTS
 from ..rows import CATEGORY_COLUMNS, INTEGER_COLUMNS, NUMBER_COLUMNS, number, typed_row
-
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-FORMULA_FIRST = frozenset(FORMULA_START)
-
-
-def neutralise(cell: str) -> str:
-    """A cell a spreadsheet would execute ("=HYPERLINK(...)") gets a leading apostrophe.
-    Plain numbers ("-5") stay numbers, and so does the codebook's operator "=" (a lone
-    "=" computes nothing)."""
-    if cell.startswith(FORMULA_START) and cell != "=" and not _is_number(cell):
-        return "'" + cell
-    return cell
-
-
-def _is_number(cell: str) -> bool:
-    try:
-        float(cell)
-        return True
-    except ValueError:
-        return False
-
+from .csvtext import csv_line, neutral_line, neutralise
 
 def columns_for(rows: list[dict[str, str]]) -> list[str]:
     """The codebook's columns first, then the export's own, then anything else."""
@@ -90,25 +69,14 @@ def write_csv_to(rows: Iterable[dict[str, str]], fh: TextIO,
     if cols is None:
         rows = list(rows)
         cols = columns_for(rows)
-    writer = csv.writer(fh)
-    writer.writerow(cols)
+    fh.write(csv_line(cols))   # (csvtext: the csv writer's lines, written faster)
     n = 0
     for n, r in enumerate(rows, 1):
         if isinstance(r, dict):
-            writer.writerow([neutralise(str(r.get(k, ""))) for k in cols])
+            fh.write(csv_line([neutralise(str(r.get(k, ""))) for k in cols]))
         else:
-            writer.writerow([_neutral_cell(v) for v in r])
+            fh.write(neutral_line(r))
     return n
-
-
-def _neutral_cell(value: object) -> object:
-    """One cursor value as neutralise(str(value)) would write it (None: an empty cell;
-    numbers as they are: csv writes them with str() and they are never formulas)."""
-    if value.__class__ is str:
-        return neutralise(value) if value[:1] in FORMULA_FIRST else value
-    if value is None or value.__class__ is int:
-        return value
-    return neutralise(str(value))
 
 
 def write_jsonl(rows: Iterable[dict[str, str]], path: str | Path) -> int:
