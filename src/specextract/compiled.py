@@ -29,8 +29,7 @@ COMPILED_PACKAGES = ("extract", "lexicon", "check")  # every module but __init__
 LEFT_AS_PYTHON = ("extract/document.py",     # the per-document entry points and the
                   "extract/blocks.py",       # time limits around them (tests patch them)
                   "lexicon/lexicon.py",      # the Lexicon class, which users may subclass
-                  "check/checker.py",        # the per-claim loop with its fault handling
-                  "check/consensus.py")      # pandas work, not per claim
+                  "check/checker.py")        # the per-claim loop with its fault handling
 COMPILED_MODULES = ("rows.py",               # and these, per claim outside those packages:
                     "output/pages.py",       # a claim to a store row and back, a claim
                     "output/index.py",       # and a consensus line drawn in HTML, a

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from ..codebook import ATTRIBUTE_UNITS
 from ..records import CheckedClaim, format_decimal
 from .reference import Reference, load_reference
 from .rows import select_rows
+
+if TYPE_CHECKING:  # (pandas is imported where it is used: a batch run never needs it)
+    import pandas
 
 CONSENSUS_COLUMNS = ("entity", "attribute", "baseline", "metric", "value", "unit", "documents",
                      "claims", "verdicts", "reference_values")
@@ -43,7 +47,7 @@ def consensus_lines(lines: Iterable[dict], reference: Reference) -> Iterator[dic
 
 
 def consensus(checked_claims: Iterable[CheckedClaim],
-              reference: Reference | None = None) -> "pandas.DataFrame":  # noqa: F821
+              reference: Reference | None = None) -> "pandas.DataFrame":
     """The consensus table of ``checked_claims`` (documents told apart by doc_id) as a
     DataFrame of CONSENSUS_COLUMNS. (pandas is imported here only: a batch run never
     needs it.)"""
