@@ -5,12 +5,12 @@ alternation of words under ``re.IGNORECASE`` or with a look-behind, the engine e
 full at each position; a look-ahead on the characters a match can start with fails most
 positions at one test instead (2-3x faster on the comparison words read before a chip).
 
-:func:`screened` reads the pattern's syntax tree for the characters a match can start
-with. The screen never changes what matches: every character a match can start with is in
-it (case variants included where the pattern ignores case; ``\\s`` as every white-space
-character), and a pattern that can match the empty string, or opens with a construct the
-reading does not follow (a negated class, "any character", ``\\d`` or ``\\w``, a
-back-reference), is returned as it is.
+:func:`compile_screened` reads the pattern's syntax tree for the characters a match can
+start with. The screen never changes what matches: every character a match can start with
+is in it (case variants included where the pattern ignores case; ``\\s`` as every
+white-space character), and a pattern that can match the empty string, or opens with a
+construct the reading does not follow (a negated class, "any character", ``\\d`` or
+``\\w``, a back-reference), gets no screen.
 """
 from __future__ import annotations
 
@@ -28,7 +28,9 @@ class _Unread(Exception):
 
 
 def compile_screened(source: str, flags: int = 0) -> re.Pattern:
-    """``re.compile(source, flags)``, screened (:func:`screened`), compiled once."""
+    """``re.compile(source, flags)`` behind a look-ahead on the characters its matches can
+    start with; without one when there is no such finite set (see the module docstring) or
+    the engine starts the pattern fast already (:func:`fast_start`). Compiled once."""
     tree = _parse_source(source, flags)
     screen = _screen(tree, flags) if tree is not None else ""
     if screen and not _starts_fast(tree):
@@ -40,16 +42,6 @@ def compile_screened(source: str, flags: int = 0) -> re.Pattern:
     return re.compile(source, flags)
 
 
-def screened(pattern: re.Pattern) -> re.Pattern:
-    """``pattern`` behind a look-ahead on the characters its matches can start with, or
-    ``pattern`` itself when there is no such finite set (see the module docstring) or the
-    engine starts it fast already (:func:`fast_start`)."""
-    if not isinstance(pattern.pattern, str):
-        return pattern
-    fast = compile_screened(pattern.pattern, pattern.flags)
-    return fast if fast.pattern != pattern.pattern else pattern
-
-
 def fast_start(pattern: re.Pattern) -> bool:
     """Does ``pattern`` need no screen: the engine scans for its first characters by itself
     (a literal prefix or a set of first characters it compiled), it opens with one literal
@@ -59,7 +51,8 @@ def fast_start(pattern: re.Pattern) -> bool:
 
 
 def first_screen(pattern: re.Pattern) -> str:
-    """The look-ahead :func:`screened` puts in front of ``pattern`` ("" for none)."""
+    """The look-ahead :func:`compile_screened` would put in front of ``pattern`` ("" for
+    none)."""
     tree = _parse(pattern)
     return _screen(tree, pattern.flags) if tree is not None else ""
 
@@ -83,7 +76,7 @@ def _starts_fast(tree) -> bool:
     items, ignore_case = tree.data, bool(tree.state.flags & re.IGNORECASE)
     while items and items[0][0] is C.SUBPATTERN:
         _group, add, remove, items = items[0][1]
-        ignore_case = (ignore_case or bool(add & re.IGNORECASE)) and not remove & re.IGNORECASE
+        ignore_case = _scoped(ignore_case, add, remove)
     if not items:
         return True
     op, av = items[0]
@@ -95,6 +88,11 @@ def _starts_fast(tree) -> bool:
         return all(b and b[0][0] is C.LITERAL and not (ignore_case and _cased(b[0][1]))
                    for b in av[1])
     return False
+
+
+def _scoped(ignore_case: bool, add: int, remove: int) -> bool:
+    """Whether case is ignored inside a group that adds or removes inline flags."""
+    return (ignore_case or bool(add & re.IGNORECASE)) and not remove & re.IGNORECASE
 
 
 def _cased(code: int) -> bool:
@@ -153,8 +151,7 @@ def _first_of(op, av, ignore_case: bool) -> tuple[set[str], set[str], bool]:
         return chars, folded, empty
     if op is C.SUBPATTERN:
         _group, add, remove, body = av
-        inner = (ignore_case or bool(add & re.IGNORECASE)) and not remove & re.IGNORECASE
-        return _first(body, inner)
+        return _first(body, _scoped(ignore_case, add, remove))
     if op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
         low, _high, body = av
         chars, folded, empty = _first(body, ignore_case)

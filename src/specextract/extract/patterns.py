@@ -15,10 +15,10 @@ patterns, each is prefixed with its module here (``SEGMENT_WIDE_GAP``,
 time from the lexicon (units, chip names, cue words, variants) stay where they are built;
 the fragments they are built from are here (``ARABIC``, ``SUFFIX``, ...).
 
-Every pattern here is compiled by :func:`specextract.regex_screens.compile_screened`: where the
-regex engine would try it in full at every position (an alternation under re.IGNORECASE, a
-look-behind first), a look-ahead on the characters a match can start with goes in front
-(the same matches, found faster).
+Every pattern here is compiled by :func:`specextract.regex_screens.compile_screened`:
+where the regex engine would try it in full at every position (an alternation under
+re.IGNORECASE, a look-behind first), a look-ahead on the characters a match can start with
+goes in front (the same matches, found faster).
 
 Long patterns are written with ``re.VERBOSE`` (``V``), one part per line with its comment;
 there, a literal space is ``\ `` (or ``[ ]``) and ``#`` is ``\#``. Possessive quantifiers
@@ -80,10 +80,10 @@ SYSTEM_BEFORE = compile_screened(r"""
     \s*$
     """, re.IGNORECASE | re.VERBOSE)
 SYSTEM_AFTER = compile_screened(r"^\s*(?:NVL(?:72|36|576)|SuperPOD|集群|超算|服务器|Station|8-GPU|八卡|8卡|rack(?![a-z])|机柜|機櫃)",
-                          re.IGNORECASE)
+                                re.IGNORECASE)
 # "GB200 Grace Blackwell Superchip", "GB200 超级芯片": the module, not one of its GPUs
 SUPERCHIP_AFTER = compile_screened(r"(?<!\s)\s*+(?:Grace\s++Blackwell\s++(?:Ultra\s++)?)?(?:Superchip|超级芯片|超級晶片|超級芯片|超级晶片)",
-                             re.IGNORECASE)
+                                   re.IGNORECASE)
 # "The H200 (codename: GH200)": a chip name given as another chip's code name
 CODENAME_GAP = compile_screened(r"""
     (?<!\s) \s*+ [(（]? \s*+
@@ -171,7 +171,7 @@ FOUNDRY_NODE = compile_screened(  # "TSMC 4N", "台积电 N4P", "4NP 工艺", "N
 
 DIFFERENCE_SIGN = compile_screened(r"(?<![\w.])[+＋]\s*+$")              # "+1100 MHz"
 CACHE_AFTER = compile_screened(r"^\s*+(?:的\s*+)?(?:(?:高速|一级|一級|三级|三級|L1|L3|Infinity)\s*+)?(?:缓存|緩存|快取|cache)",
-                         re.IGNORECASE)
+                               re.IGNORECASE)
 GENERIC_CHIPS_AFTER = compile_screened(r"""
     ^\s*+(?:(?:以上|及以上)\s*+)?         # "以上"
     的\s*+(?:芯片|GPU|产品|显卡|加速器|处理器)   # "的芯片": chips in general
@@ -208,19 +208,19 @@ AND_ABOVE_AFTER = compile_screened(r"""
     """, re.VERBOSE)
 
 COMPARED_GAP = compile_screened(r"比[^，。,;；比]{1,30}?(?<![最至更很许許])(?:多出?|少|高出?|低)\s*+(?:了\s*+)?"
-                          r"(?:约|約|近|超过|超過)?\s*+$")  # "比 H100 的 800 亿多 1280 亿"
+                                r"(?:约|約|近|超过|超過)?\s*+$")  # "比 H100 的 800 亿多 1280 亿"
 OPENING = r"(?:<\w{1,4}>|[\W_]){0,12}+"  # list marks, bullets, leftover tags before a sentence
 MEMORY_WORD = compile_screened(r"HBM|GDDR|(?<![A-Za-z])memory|VRAM|显存|顯存|内存|記憶體|记忆体", re.IGNORECASE)
 CORE_CLOCK_WORD = compile_screened(r"boost|加速|核心|(?<![A-Za-z])(?:core|GPU|shader|graphics|engine|game)"
-                             r"|游戏频率|遊戲頻率", re.IGNORECASE)
+                                   r"|游戏频率|遊戲頻率", re.IGNORECASE)
 EACH_WORD = compile_screened(r"(?<![A-Za-z])(?i:each)(?![A-Za-z])")
 EACH_PART = compile_screened(r"(?<![a-z])(?:two|three|four|eight|\d)\s++(?:[a-z]++\s++)?"
-                       r"(?:chips|dies|chiplets|gcds|xcds|tiles)(?![a-z])[^.;。；]{0,60}?"
-                       r"(?<![a-z])each(?![a-z])[^.;。；]{0,40}$", re.IGNORECASE)
+                             r"(?:chips|dies|chiplets|gcds|xcds|tiles)(?![a-z])[^.;。；]{0,60}?"
+                             r"(?<![a-z])each(?![a-z])[^.;。；]{0,40}$", re.IGNORECASE)
 ARCHITECTURE_SUBJECT = compile_screened(r"(?:该|該|此|这一|這一|这个|這個)\s*+架[构構]|(?i:(?<![a-z])(?:this|that)\s++architecture)"
-                                  r"|架[构構]\s*+[A-Z][A-Za-z]++\s*+[,，]\s*+(?:其|它)")
+                                        r"|架[构構]\s*+[A-Z][A-Za-z]++\s*+[,，]\s*+(?:其|它)")
 EACH_ONE = compile_screened(r"(?:每|单)\s*+(?:一\s*+)?(?:个|個|颗|顆|块|塊|组|組)\s*+(?:的\s*+)?"
-                      r"(?:大小|容量|带宽|頻寬|频宽)?\s*+(?:为|為|是|有|达|達)?\s*+$")
+                            r"(?:大小|容量|带宽|頻寬|频宽)?\s*+(?:为|為|是|有|达|達)?\s*+$")
 
 # === relabel: a figure's label read again ===============================================
 
@@ -473,12 +473,12 @@ LINE_TAIL = compile_screened(r"(?: Tesla | GeForce | Quadro | Instinct ) \s*+ $"
 BETWEEN_END = compile_screened(r"(?<!\s)\s*+(?:[(（][^()（）\n]{0,20}[)）])?\s*+之[间間]")
 # "between the RTX 3060 Ti and the RTX 3070": the chip that closes an English range
 BETWEEN_AND = compile_screened(r"(?<![A-Za-z])between\s++(?:the\s++)?[^,;.，。]{1,24}?\s++and\s++(?:the\s++)?$",
-                         re.IGNORECASE)
+                               re.IGNORECASE)
 # "its predecessor (A100)": an opening bracket between a word and the chip it names
 OPEN_TAIL = compile_screened(r"(?<=[^\s(（])\s*+[(（]\s*+$")
 # "全面超越H100：": a verb by which the subject beats the chip after it
 SURPASS = compile_screened(rf"(?: 超越 | 超过 | 胜过 | 优于 | 领先 | 碾压 | outperforms? | beats? | surpass(?:es)? | {RIVAL_WORDS} ) \s*+ $",
-                     I | V)
+                           I | V)
 # "对比英伟达A100：FP16 312 TFLOPS…": a chip that heads what follows
 LABEL_COLON = compile_screened(r"(?<!\s) \s*+ [:：] | ^ [:：]", V)
 # comma-like marks that delimit clauses
@@ -536,7 +536,7 @@ BLANK_LINE = compile_screened(r"[ \t\r\u3000]*+(?:\n|\Z)")
 # === legends: unit legends over a spec list =============================================
 
 LEGEND = compile_screened(r"[(（]?(?:[^\s\d:：|()（）]{1,10}+[ \t]*+[:：]|(?i:units?)[ \t]*+[:：]?)"
-                    r"[ \t]*+(?P<unit>[A-Za-z][A-Za-z/]{0,11}+)[ \t]*+[)）]?")
+                          r"[ \t]*+(?P<unit>[A-Za-z][A-Za-z/]{0,11}+)[ \t]*+[)）]?")
 LEGEND_LABEL_GAP = compile_screened(r"[ \t:：=]*+")
 INTEGER_LABEL = compile_screened(r"INT\d|整型|整数|(?i:integer)")
 
@@ -546,7 +546,7 @@ INTEGER_LABEL = compile_screened(r"INT\d|整型|整数|(?i:integer)")
 OF_PREDECESSOR = compile_screened(r"(?:上代|上一代|前代|前一代)(?:产品|显卡|芯片|旗舰)?的[^，。,;；\d]{0,6}+$")
 # a plural reference to the chips just named, opening a sentence
 PLURAL_REF = compile_screened(r"(?:而|(?i:and)\s++)?(?:它们|他们|两者|二者|这两款|这两张|这两颗|这两种|两款(?:卡|显卡|芯片)?"
-                        r"|(?i:they|the\s++two(?:\s++(?:cards|chips|GPUs))?|both(?:\s++(?:cards|chips|GPUs))?))")
+                              r"|(?i:they|the\s++two(?:\s++(?:cards|chips|GPUs))?|both(?:\s++(?:cards|chips|GPUs))?))")
 FIGURE_JOIN = compile_screened(r"(?<!\s)\s*+(?:与|和|及|、|/|,|，|(?i:and))\s*+")
 SAME_TAIL = compile_screened(r"(?<!\s)\s*+(?:的?规格)?\s*+(?:相同|一样|一致|保持一致|持平)\s*+[,，]?\s*+(?:都|也|同样|均)?")
 ASIDE_SAME = compile_screened(r"(?<!\s)\s*+(?:相同|一样|一致|持平)\s*+[)）]")

@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 
 from ..lexicon.lexicon import Lexicon
-from ..regex_screens import screened
+from ..regex_screens import compile_screened
 from .drafts import Draft, Found, inside_any, merged_spans, relations
 from .mentions import Mention
 from .patterns import LIST_LEAD
@@ -142,8 +142,8 @@ UNREAD_LINKS = CARRIED | {"clause", "possessive", "after"}
 
 def _architecture_pattern(lex: Lexicon) -> re.Pattern:
     names = "|".join(sorted(map(re.escape, lex.built(relations)[1]), key=len, reverse=True))
-    return screened(re.compile(rf"(?:NVIDIA\s*+|Nvidia\s*+|英伟达\s*+|英偉達\s*+|輝達\s*+)?"
-                               rf"(?i:({names}))\s*+(?:架构|架構|(?i:architecture|GPU)\b)", re.IGNORECASE))
+    return compile_screened(rf"(?:NVIDIA\s*+|Nvidia\s*+|英伟达\s*+|英偉達\s*+|輝達\s*+)?"
+                            rf"(?i:({names}))\s*+(?:架构|架構|(?i:architecture|GPU)\b)", re.IGNORECASE)
 
 
 def _architecture_topic(found: Found, sent: Span, topic: Mention | None) -> Mention | None:

@@ -19,7 +19,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from ..lexicon.lexicon import Lexicon
-from ..regex_screens import screened
+from ..regex_screens import compile_screened
 from .drafts import Draft, Found
 from .patterns import (COMPARE_START, NOUN_AFTER, RELABEL_CLAUSE_BREAK as CLAUSE_BREAK,
                        RELABEL_COUNT_GAP as COUNT_GAP, RELABEL_LABEL_GAP as LABEL_GAP,
@@ -31,8 +31,8 @@ MAX_LABEL_GAP = 6
 
 def _words(lex: Lexicon, kind: str) -> re.Pattern:
     words = sorted((r["word"] for r in lex.of_kind("context_words.tsv", kind)), key=len, reverse=True)
-    return screened(re.compile("|".join(re.escape(w).replace(r"\ ", r"\s*+") for w in words),
-                               re.IGNORECASE))
+    return compile_screened("|".join(re.escape(w).replace(r"\ ", r"\s*+") for w in words),
+                            re.IGNORECASE)
 
 
 def _patterns(lex: Lexicon) -> dict[str, re.Pattern]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..regex_screens import screened
+from ..regex_screens import compile_screened
 from .drafts import relations
 from .mentions import Mention
 from .patterns import ASIDE_SAME, FIGURE_JOIN, PLURAL_REF, SAME_TAIL
@@ -99,16 +99,16 @@ def same_figure_chips(text: str, span, chips: list[Mention], have: list[Mention]
 
 def _architecture_named(lex) -> re.Pattern:
     names = "|".join(sorted(map(re.escape, lex.built(relations)[1]), key=len, reverse=True))
-    return screened(re.compile(rf"(?:架构|架構)\s*+[“\"「]?(?i:({names}))(?![A-Za-z])"
-                               rf"|(?<![A-Za-z])(?i:({names}))[”\"」]?\s*+(?:架构|架構|(?i:architecture))"))
+    return compile_screened(rf"(?:架构|架構)\s*+[“\"「]?(?i:({names}))(?![A-Za-z])"
+                            rf"|(?<![A-Za-z])(?i:({names}))[”\"」]?\s*+(?:架构|架構|(?i:architecture))")
 
 
 def _series_owner(lex) -> re.Pattern:
     """An architecture named as a series of chips owning what follows: "Blackwell 系列的",
     "Hopper 一代的", "the Blackwell generation's"."""
     names = "|".join(sorted(map(re.escape, lex.built(relations)[1]), key=len, reverse=True))
-    return screened(re.compile(rf"(?<![A-Za-z])(?i:{names})\s*+(?:系列|家族|世代|一代|产品线|產品線"
-                               rf"|(?i:series|generation|family|line-?up)(?:'s|’s)?)\s*+的?"))
+    return compile_screened(rf"(?<![A-Za-z])(?i:{names})\s*+(?:系列|家族|世代|一代|产品线|產品線"
+                            rf"|(?i:series|generation|family|line-?up)(?:'s|’s)?)\s*+的?")
 
 
 def _series_after(lex) -> re.Pattern:

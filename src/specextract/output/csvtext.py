@@ -53,11 +53,9 @@ def neutral_line(values: tuple | list) -> str:
         if value is None:
             out.append("")
         elif isinstance(value, str):
-            out.append(quoted(neutralise(value) if value[:1] in FORMULA_FIRST else value))
+            out.append(neutralise(value) if value[:1] in FORMULA_FIRST else value)
         elif isinstance(value, int) and not isinstance(value, bool):
             out.append(str(value))
         else:
-            out.append(quoted(neutralise(str(value))))
-    if len(out) == 1 and not out[0]:
-        return '""\r\n'
-    return ",".join(out) + "\r\n"
+            out.append(neutralise(str(value)))
+    return csv_line(out)

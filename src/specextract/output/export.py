@@ -18,6 +18,7 @@ from ..codebook import CLAIM_COLUMNS, EXTRA_COLUMNS, VERDICTS
 from ..rows import CATEGORY_COLUMNS, INTEGER_COLUMNS, NUMBER_COLUMNS, number, typed_row
 from .csvtext import csv_line, neutral_line, neutralise
 
+
 def columns_for(rows: list[dict[str, str]]) -> list[str]:
     """The codebook's columns first, then the export's own, then anything else."""
     known = list(CLAIM_COLUMNS) + [c for c in EXTRA_COLUMNS if c not in CLAIM_COLUMNS]
