@@ -33,7 +33,8 @@ LEFT_AS_PYTHON = ("extract/document.py",     # the per-document entry points and
 COMPILED_MODULES = ("rows.py",               # and these, per claim outside those packages:
                     "output/pages.py",       # a claim to a store row and back, a claim
                     "output/index.py",       # and a consensus line drawn in HTML, a
-                    "output/csvtext.py")     # claim's line of claims.csv
+                    "output/csvtext.py",     # claim's line of claims.csv, a value's
+                    "decimaltext.py")        # text in all of them
 GROUP = "specextract_native"                 # the shared library's name
 PURE_VARIABLE = "SPECEXTRACT_PURE"
 

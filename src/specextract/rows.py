@@ -18,7 +18,8 @@ from dataclasses import fields
 from decimal import Decimal
 
 from .codebook import ATTRIBUTE_UNITS
-from .records import CheckedClaim, Claim, format_decimal
+from .decimaltext import format_decimal
+from .records import CheckedClaim, Claim
 
 CLAIM_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Claim))
 INTEGER_COLUMNS: tuple[str, ...] = ("start", "end", "precision_exp")

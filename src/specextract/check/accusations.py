@@ -10,7 +10,8 @@ unknown (read from a CSV without one) keep their verdict.
 from __future__ import annotations
 
 from ..extract.drafts import LINKS, STRONG_LINKS
-from ..records import CheckedClaim, format_decimal
+from ..decimaltext import format_decimal
+from ..records import CheckedClaim
 from ..codebook import CONTRADICTED, UNVERIFIABLE
 
 # links through which a disagreement is reported as contradicted: the chip is named where

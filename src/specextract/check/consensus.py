@@ -13,7 +13,8 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from ..codebook import ATTRIBUTE_UNITS
-from ..records import CheckedClaim, format_decimal
+from ..decimaltext import format_decimal
+from ..records import CheckedClaim
 from .reference import Reference, load_reference
 from .rows import select_rows
 

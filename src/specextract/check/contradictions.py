@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import islice
 
-from ..records import Claim, format_decimal
+from ..decimaltext import format_decimal
+from ..records import Claim
 from .rows import qualifiers_compatible, variants_compatible
 from .rules import entity_key
 from .verdicts import reads_precision, within_tolerance, written_exp

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 
-from ..records import format_decimal
+from ..decimaltext import format_decimal
 from .reference import RefRow
 from .verdicts import EXACT_MAX, MATCH_MAX, deviation
 

@@ -30,7 +30,9 @@ from .patterns import NOTHING
 RATIO_PLACES = Decimal("0.001")
 
 
-@dataclass(frozen=True)
+# Hashable like a frozen dataclass and never changed once made, but not frozen, with its own
+# __init__: compiled, both are built natively (see extract/quantities.Quantity).
+@dataclass(unsafe_hash=True)
 class Candidate:
     """One reference value a claim can be judged against."""
 
@@ -43,6 +45,13 @@ class Candidate:
     row: RefRow | None = None
     label: str = ""            # how a ratio was formed, for diagnoses
     exact: Decimal | None = None   # a ratio's unrounded value, which the claim is judged against
+
+    def __init__(self, value: Decimal | None, variant: str = "", condition: str = "",
+                 source: str = "", confidence: str = "", not_supported: bool = False,
+                 row: RefRow | None = None, label: str = "", exact: Decimal | None = None) -> None:
+        self.value, self.variant, self.condition, self.source = value, variant, condition, source
+        self.confidence, self.not_supported, self.row = confidence, not_supported, row
+        self.label, self.exact = label, exact
 
     @property
     def judged_value(self) -> Decimal | None:

@@ -104,7 +104,7 @@ def _attributes(name: str) -> set[str]:
 def show_table(rows) -> str:
     """Figures as a table (attribute lines x variant columns, "[n]" naming the source),
     then the numbered sources."""
-    from ..records import format_decimal
+    from ..decimaltext import format_decimal
     variants = sorted({r.variant for r in rows})
     sources: dict[str, int] = {}
     cells: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))

@@ -24,7 +24,7 @@ from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from .evaluate import deviation
 from .gold import ClaimRow, norm_name
 from ..codebook import CONTRADICTED
-from ..records import format_decimal
+from ..decimaltext import format_decimal
 from ..extract.segment import PROSE_LINE, TABLE_LINE, line_layout
 
 TABLE, PROSE = TABLE_LINE, PROSE_LINE

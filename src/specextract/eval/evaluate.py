@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import Iterable, Mapping
 
 from .gold import ClaimRow, norm_name
-from ..records import format_decimal
+from ..decimaltext import format_decimal
 from ..codebook import ATTRIBUTES, CODEBOOK_VERSION, SCRIPTS, VERDICTS
 
 UNKNOWN_SCRIPT = "unknown"

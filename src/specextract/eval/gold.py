@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Iterable
 
 from ..errors import DataFileError
-from ..records import CheckedClaim, Claim, format_decimal
+from ..decimaltext import format_decimal
+from ..records import CheckedClaim, Claim
 from ..codebook import (
     APPROXIMATE, ATTRIBUTE_UNITS, CLAIM_COLUMNS, OPERATORS, QUALIFIERS, SUPPORTED,
     UNVERIFIABLE, VERDICTS,

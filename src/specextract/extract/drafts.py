@@ -24,7 +24,9 @@ NOT_METRICS = frozenset({"tensor_cores", "tensor_core_gen", "pcie_gen", "mig_ins
 
 
 # Hashable like a frozen dataclass, and never changed once made, but not frozen: compiled,
-# a frozen dataclass is built through interpreted object.__setattr__ calls (3x slower).
+# a frozen dataclass is built through interpreted object.__setattr__ calls (3x slower). Its
+# own __init__ (the dataclass's parameters, kept by @dataclass) compiles too; the generated
+# one is interpreted (tests/test_compiled_inits.py holds them to the fields).
 @dataclass(unsafe_hash=True)
 class Draft:
     """A claim before it is mapped back to the original text."""
@@ -41,6 +43,15 @@ class Draft:
     baseline: str = ""
     metric: str = ""
     link: str = ""  # how the chip was found: one of LINKS
+
+    def __init__(self, entity: str, attribute: str, quantity: Quantity, value: Decimal,
+                 precision_exp: int, sentence: Span, variant: str = "", operator: str = "=",
+                 qualifier: str = "", baseline: str = "", metric: str = "",
+                 link: str = "") -> None:
+        self.entity, self.attribute, self.quantity, self.value = entity, attribute, quantity, value
+        self.precision_exp, self.sentence, self.variant = precision_exp, sentence, variant
+        self.operator, self.qualifier, self.baseline = operator, qualifier, baseline
+        self.metric, self.link = metric, link
 
 
 # How a figure's chip was found (a claim's link evidence). STRONG_LINKS name the chip where

@@ -23,7 +23,9 @@ CONTEXT_WINDOW = 40
 
 
 # Hashable like a frozen dataclass, and never changed once made, but not frozen: compiled,
-# a frozen dataclass is built through interpreted object.__setattr__ calls (3x slower).
+# a frozen dataclass is built through interpreted object.__setattr__ calls (3x slower). Its
+# own __init__ (the dataclass's parameters, kept by @dataclass) compiles too; the generated
+# one is interpreted (tests/test_compiled_inits.py holds them to the fields).
 @dataclass(unsafe_hash=True)
 class Mention:
     """A chip named in the text."""
@@ -36,8 +38,13 @@ class Mention:
     system: bool = False  # named as part of a system (DGX A100, NVL72): its figures are totals
     kind: str = ""  # "cpu" or "soc": a processor, not an accelerator; its figures are no claims
 
+    def __init__(self, start: int, end: int, entity: str, variant: str = "",
+                 variant_end: int = 0, system: bool = False, kind: str = "") -> None:
+        self.start, self.end, self.entity, self.variant = start, end, entity, variant
+        self.variant_end, self.system, self.kind = variant_end, system, kind
 
-# Not frozen, like Mention.
+
+# Not frozen, with its own __init__, like Mention.
 @dataclass(unsafe_hash=True)
 class Keyword:
     """An attribute keyword or a qualifier word."""
@@ -47,6 +54,11 @@ class Keyword:
     attribute: str
     qualifier: str
     dims: frozenset[str]
+
+    def __init__(self, start: int, end: int, attribute: str, qualifier: str,
+                 dims: frozenset[str]) -> None:
+        self.start, self.end, self.attribute = start, end, attribute
+        self.qualifier, self.dims = qualifier, dims
 
 
 def _boundaries(alias: str) -> tuple[str, str]:

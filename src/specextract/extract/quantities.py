@@ -33,7 +33,9 @@ COUNTERS = {"个": "count", "颗": "count", "枚": "count", "组": "count",
 
 
 # Hashable like a frozen dataclass, and never changed once made, but not frozen: compiled,
-# a frozen dataclass is built through interpreted object.__setattr__ calls (3x slower).
+# a frozen dataclass is built through interpreted object.__setattr__ calls (3x slower). Its
+# own __init__ (the dataclass's parameters, kept by @dataclass) compiles too; the generated
+# one is interpreted (tests/test_compiled_inits.py holds them to the fields).
 @dataclass(unsafe_hash=True)
 class Quantity:
     """A number with its unit, in the dimension's base unit (see data/units.tsv)."""
@@ -48,6 +50,13 @@ class Quantity:
     number_end: int = 0
     is_range: bool = False
     pair: str = ""  # "dense" / "sparse" for the two halves of "156 / 312 TFLOPS"
+
+    def __init__(self, start: int, end: int, value: Decimal, precision_exp: int, dimension: str,
+                 written: str = "", number_start: int = 0, number_end: int = 0,
+                 is_range: bool = False, pair: str = "") -> None:
+        self.start, self.end, self.value, self.precision_exp = start, end, value, precision_exp
+        self.dimension, self.written, self.number_start = dimension, written, number_start
+        self.number_end, self.is_range, self.pair = number_end, is_range, pair
 
 
 @dataclass(eq=False)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from ..errors import DataFileError
-from ..records import format_decimal
+from ..decimaltext import format_decimal
 from .lexicon import Lexicon
 
 
