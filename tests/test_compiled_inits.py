@@ -36,14 +36,12 @@ SAMPLES: dict[type, tuple] = {
     Candidate: (Decimal("19.5"), "SXM4", "boost clock", "datasheet", "high", True, ROW,
                 "A100 / V100", Decimal("1.2987")),
 }
-FILES = {Quantity: "extract/quantities.py", Draft: "extract/drafts.py",
-         Mention: "extract/mentions.py", Keyword: "extract/mentions.py",
-         Candidate: "check/ratios.py"}
 CLASSES = list(SAMPLES)
 
 
 def _source_init(cls: type) -> ast.FunctionDef:
-    tree = ast.parse((PACKAGE / FILES[cls]).read_text(encoding="utf-8"))
+    source = PACKAGE.joinpath(*cls.__module__.split(".")[1:]).with_suffix(".py")
+    tree = ast.parse(source.read_text(encoding="utf-8"))
     body = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls.__name__)
     return next(n for n in body.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
 

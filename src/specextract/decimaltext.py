@@ -18,14 +18,11 @@ def format_decimal(value: Decimal | None) -> str:
 
 def _plain(value: Decimal) -> str:
     text = str(value)
-    if ("E" not in text and "e" not in text and text[-1] in DIGITS
+    if not ("E" not in text and "e" not in text and text[-1] in DIGITS
             and len(text) <= getcontext().prec):
-        # plain notation already, every digit kept (normalize would round none): the
-        # written digits without trailing zeros after the point
-        if "." in text:
-            text = text.rstrip("0").rstrip(".")
-        return text
-    text = format(value.normalize(), "f")
+        # the written digits serve when they are plain notation within the context's
+        # precision (normalize would round none); others are normalized first
+        text = format(value.normalize(), "f")
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return text or "0"

@@ -30,8 +30,7 @@ from .patterns import NOTHING
 RATIO_PLACES = Decimal("0.001")
 
 
-# Hashable like a frozen dataclass and never changed once made, but not frozen, with its own
-# __init__: compiled, both are built natively (see extract/quantities.Quantity).
+# Not frozen, with its own __init__, like extract/quantities.Quantity (see there why).
 @dataclass(unsafe_hash=True)
 class Candidate:
     """One reference value a claim can be judged against."""

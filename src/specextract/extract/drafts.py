@@ -23,10 +23,7 @@ PRECISE_ATTRS = THROUGHPUT_ATTRS - {"compute"}
 NOT_METRICS = frozenset({"tensor_cores", "tensor_core_gen", "pcie_gen", "mig_instances", "speedup"})
 
 
-# Hashable like a frozen dataclass, and never changed once made, but not frozen: compiled,
-# a frozen dataclass is built through interpreted object.__setattr__ calls (3x slower). Its
-# own __init__ (the dataclass's parameters, kept by @dataclass) compiles too; the generated
-# one is interpreted (tests/test_compiled_inits.py holds them to the fields).
+# Not frozen, with its own __init__, like quantities.Quantity (see there why).
 @dataclass(unsafe_hash=True)
 class Draft:
     """A claim before it is mapped back to the original text."""

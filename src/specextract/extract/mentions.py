@@ -22,10 +22,7 @@ from .patterns import (ALIAS_SEPARATORS, CODENAME_GAP, EDITION_AFTER, EDITION_BE
 CONTEXT_WINDOW = 40
 
 
-# Hashable like a frozen dataclass, and never changed once made, but not frozen: compiled,
-# a frozen dataclass is built through interpreted object.__setattr__ calls (3x slower). Its
-# own __init__ (the dataclass's parameters, kept by @dataclass) compiles too; the generated
-# one is interpreted (tests/test_compiled_inits.py holds them to the fields).
+# Not frozen, with its own __init__, like quantities.Quantity (see there why).
 @dataclass(unsafe_hash=True)
 class Mention:
     """A chip named in the text."""
