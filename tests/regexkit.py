@@ -6,7 +6,7 @@ re.compile, re.search, re.sub ...), imports every module of the package and exer
 (the pipeline over corpus/, a batch run with its report and export, the reference table,
 the gold file), and returns each (pattern, flags) compiled from specextract code with the
 module (its path in the package: "extract/patterns") and line that compiled it first (for
-a pattern compiled through regex_screens.compile_screened, the module that called it).
+a pattern compiled through regex_screens, the module that called it).
 """
 from __future__ import annotations
 
@@ -31,20 +31,30 @@ from pathlib import Path
 PACKAGE = os.path.dirname(os.path.realpath(importlib.util.find_spec("specextract").origin)) + os.sep
 found = {}
 SCREENS = os.sep + os.path.join("specextract", "regex_screens.py")
-real = re._compile
-def spy(pattern, flags):
-    compiled = real(pattern, flags)
-    frame = sys._getframe(1)
-    while frame is not None and (frame.f_code.co_filename == re.__file__
+RE_PACKAGE = os.path.dirname(re.__file__) + os.sep
+def record(pattern, compiled):
+    frame = sys._getframe(2)
+    while frame is not None and (frame.f_code.co_filename.startswith(RE_PACKAGE)
                                  or frame.f_code.co_filename.endswith(SCREENS)):
-        frame = frame.f_back   # (compile_screened compiles for the module that calls it)
+        frame = frame.f_back   # (regex_screens compiles for the module that calls it)
     where = frame and os.path.realpath(frame.f_code.co_filename)
     if where and where.startswith(PACKAGE) and not isinstance(pattern, re.Pattern):
         key = (type(pattern).__name__, pattern if isinstance(pattern, str) else pattern.decode("latin-1"), int(compiled.flags))
         module = Path(where[len(PACKAGE):]).with_suffix("").as_posix()   # "extract/patterns"
         found.setdefault(key, f"{module}:{frame.f_lineno}")
+real = re._compile
+def spy(pattern, flags):
+    compiled = real(pattern, flags)
+    record(pattern, compiled)
     return compiled
 re._compile = spy
+import _sre   # regex_screens.compile_pattern builds patterns without re._compile
+real_sre = _sre.compile
+def sre_spy(pattern, *rest):
+    compiled = real_sre(pattern, *rest)
+    record(pattern, compiled)
+    return compiled
+_sre.compile = sre_spy
 re.purge()
 import specextract
 from specextract.lexicon import default_lexicon

@@ -270,6 +270,16 @@ def test_claims_csv_is_written_here_when_its_worker_dies(local_store, tmp_path):
     assert (tmp_path / "claims.csv").read_bytes() == (local_store.parent / "claims.csv").read_bytes()
 
 
+def test_a_local_run_writes_the_claims_csv_an_export_writes(local_store, tmp_path):
+    """In one process claims.csv comes from the run's open store: byte for byte what the
+    export from a store opened afresh (export_claims, as a worker runs it) writes."""
+    from specextract.batch.job import export_claims
+
+    assert export_claims(str(local_store), str(tmp_path / "exported.csv")) > 0
+    assert (tmp_path / "exported.csv").read_bytes() == \
+        (local_store.parent / "claims.csv").read_bytes()
+
+
 def test_large_jobs_and_large_results_do_not_deadlock():
     """Chunks and results far larger than a pipe's buffer (as re-check jobs carrying a
     document's stored claims): the parent's send of the next chunk and the worker's send

@@ -18,8 +18,9 @@ NOT_MOVED_YET = {
 
 
 def fixed_pattern_lines(path: Path) -> list[int]:
-    """Lines of ``re.<call>(LITERAL, ...)`` (or ``compile_screened(LITERAL, ...)``, see
-    regex_screens) in a module: a pattern fixed in the code."""
+    """Lines of ``re.<call>(LITERAL, ...)`` (or ``compile_screened(LITERAL, ...)`` and
+    ``compile_pattern(LITERAL, ...)``, see regex_screens) in a module: a pattern fixed in
+    the code."""
     lines = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if not (isinstance(node, ast.Call) and node.args):
@@ -27,7 +28,8 @@ def fixed_pattern_lines(path: Path) -> list[int]:
         if (isinstance(node.func, ast.Attribute)
                 and isinstance(node.func.value, ast.Name) and node.func.value.id == "re"
                 and node.func.attr in RE_CALLS) or (
-                    isinstance(node.func, ast.Name) and node.func.id == "compile_screened"):
+                    isinstance(node.func, ast.Name)
+                    and node.func.id in ("compile_screened", "compile_pattern")):
             first = node.args[0]
             if isinstance(first, ast.Constant) or (
                     isinstance(first, ast.JoinedStr)

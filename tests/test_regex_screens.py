@@ -3,12 +3,14 @@ the same matches with the screen as without it."""
 from __future__ import annotations
 
 import re
+from re import _parser
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from specextract.extract import patterns
-from specextract.regex_screens import SPACES, compile_screened, fast_start, first_screen
+from specextract.regex_screens import (SPACES, _first_character_header, case_variants,
+                                       compile_pattern, compile_screened, fast_start, first_screen)
 
 I, V = re.IGNORECASE, re.VERBOSE
 
@@ -92,3 +94,67 @@ def test_the_extraction_patterns_are_screened_where_that_helps() -> None:
     literal does not."""
     assert patterns.STRONG_COMPARE.pattern.startswith("(?=[")
     assert not patterns.NEWLINE.pattern.startswith("(?=[")
+
+
+# --- the first characters in the compiled header (compile_pattern) ------------------------
+HEADER_SAMPLES = SAMPLES + [
+    ("(?=[ab])(?:a|b)x", 0),                      # a look-ahead of its own
+    ("(?<![A-Za-z])\\d+(?:\\.\\d+)?\\s*GB", 0),   # \d: a category, kept as one
+    ("\\w+@x|[\\u4e00-\\u9fff]{2}", 0),           # \w and a wide range
+    ("(?<!x)(?:kelvin|ſt|İx)", I),                # letters with more than two case forms
+    ("(?:a|b)?c", I),
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=ALPHABET + "KkK5.7GB@İıi字词x", max_size=40), st.integers(0, 8))
+def test_a_pattern_with_its_first_characters_finds_what_re_compile_finds(text, pos) -> None:
+    for source, flags in HEADER_SAMPLES:
+        plain = re.compile(source, flags)
+        fast = compile_pattern(source, flags)
+        assert (fast.pattern, fast.flags, fast.groupindex) == \
+            (plain.pattern, plain.flags, plain.groupindex)
+        for method in ("finditer", "search", "match", "fullmatch"):
+            got = getattr(fast, method)(text, pos)
+            want = getattr(plain, method)(text, pos)
+            got = list(got) if method == "finditer" else [got] if got else []
+            want = list(want) if method == "finditer" else [want] if want else []
+            assert [(m.span(), m.groups()) for m in got] == \
+                [(m.span(), m.groups()) for m in want], (source, method)
+
+
+@pytest.mark.parametrize("source,flags,header", [
+    (r"(?=[ab])(?:a|b)x", 0, True),       # the engine reads no first characters here
+    (r"(?<![A-Za-z])\d+GB", 0, True),
+    (r"than|比", I, True),
+    (r"[ab]x", 0, False),                  # it reads them itself
+    (r"abc", 0, False),                    # a literal prefix
+    (r"a*", 0, False),                     # may match the empty string
+    (r".x|[^a]", 0, False),                # any character, a negated class
+])
+def test_which_patterns_get_their_first_characters_in_the_header(source, flags, header) -> None:
+    tree = _parser.parse(source, flags)
+    got = _first_character_header(tree, tree.state.flags | flags)
+    assert (got is not None) is header
+
+
+@pytest.mark.parametrize("letter", ["k", "s", "i", "a", "µ"])
+def test_case_variants_are_every_character_the_engine_takes_for_a_letter(letter) -> None:
+    pattern = re.compile(re.escape(letter), re.IGNORECASE)
+    taken = {chr(c) for c in range(0x10000) if pattern.fullmatch(chr(c))}
+    assert case_variants(letter) >= taken
+    assert {"K", "\u212a"} <= case_variants("k") and "\u017f" in case_variants("s")
+
+
+def test_no_case_pair_crosses_out_of_the_basic_multilingual_plane() -> None:
+    """What case_variants' table (BMP only) relies on."""
+    import _sre
+    assert all((c < 0x10000) == (_sre.unicode_tolower(c) < 0x10000) for c in range(0x110000))
+
+
+def test_the_lexicon_scans_carry_their_first_characters() -> None:
+    from specextract.extract import mentions
+    from specextract.lexicon import default_lexicon
+    chips = default_lexicon().built(mentions.chip_lexicon)[0]
+    tree = _parser.parse(chips.pattern, chips.flags)
+    assert _first_character_header(tree, chips.flags) is not None

@@ -11,12 +11,21 @@ is in it (case variants included where the pattern ignores case; ``\\s`` as ever
 white-space character), and a pattern that can match the empty string, or opens with a
 construct the reading does not follow (a negated class, "any character", ``\\d`` or
 ``\\w``, a back-reference), gets no screen.
+
+A look-ahead is still a test the engine enters at every position. :func:`compile_pattern`
+goes further: it puts the set of first characters (``\\d`` and ``\\w`` included) into the
+compiled pattern's header, where the engine keeps the first characters of a pattern that
+opens with a plain class, so that ``search`` and ``finditer`` skip every other position in
+one tight loop and enter the pattern only where a match can start. The pattern itself is
+the one ``re.compile`` builds; a Python whose regex internals differ gets ``re.compile``.
 """
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-from re import _constants as C, _parser   # the standard library's regex parser (3.11+)
+import _sre
+from re import _compiler, _constants as C, _parser   # the standard library's regex internals
 
 MAX_RANGE = 512   # a class range wider than this (a whole script) gets no screen
 # what \s matches in a str pattern: the characters str.isspace() holds (none above U+3000)
@@ -36,10 +45,97 @@ def compile_screened(source: str, flags: int = 0) -> re.Pattern:
     if screen and not _starts_fast(tree):
         close = "\n)" if flags & re.VERBOSE else ")"   # (a comment may end the pattern)
         try:
-            return re.compile(f"{screen}(?:{source}{close}", flags)
+            return compile_pattern(f"{screen}(?:{source}{close}", flags)
         except re.error:   # e.g. global flags written inside the pattern, which must open it
             pass
-    return re.compile(source, flags)
+    return compile_pattern(source, flags)
+
+
+def compile_pattern(source: str, flags: int = 0) -> re.Pattern:
+    """``re.compile(source, flags)`` for a pattern compiled once (at import, or once per
+    lexicon: it keeps no cache), with the characters its matches can start with in the
+    compiled header (see the module docstring): the same matches, and ``search`` and
+    ``finditer`` skip the positions where none can start. As ``re.compile`` where the
+    engine finds such a set itself, where there is none, or where the internals differ."""
+    if not isinstance(source, str) or int(flags) & re.LOCALE:
+        return re.compile(source, flags)
+    tree = _parser.parse(source, int(flags))   # a bad pattern raises re.error here
+    try:
+        return _compiled(source, int(flags), tree)
+    except Exception:  # noqa: BLE001 - regex internals that changed: as re.compile does
+        return re.compile(source, flags)
+
+
+def _compiled(source: str, flags: int, tree) -> re.Pattern:
+    """What ``re._compiler.compile`` builds from ``tree``, with a first-character header
+    where the engine has none and one can be read."""
+    all_flags = tree.state.flags | flags
+    code = _compiler._code(tree, flags)
+    header = _first_character_header(tree, all_flags)
+    if header is not None and code[0] == C.INFO:
+        code = header + code[code[1] + 1:]   # the pattern after the engine's own header
+    groups = [None] * tree.state.groups
+    for name, index in tree.state.groupdict.items():
+        groups[index] = name
+    return _sre.compile(source, all_flags, code, tree.state.groups - 1,
+                        tree.state.groupdict, tuple(groups))
+
+
+def _first_character_header(tree, flags: int) -> list[int] | None:
+    """The engine's INFO block naming the characters a match can start with, or None
+    where the engine keeps a literal prefix or such a set itself, or none can be read."""
+    if _compiler._get_literal_prefix(tree, flags)[0] or _compiler._get_charset_prefix(tree, flags):
+        return None
+    low, high = tree.getwidth()
+    items = _charset_items(tree)
+    if low == 0 or not items:
+        return None
+    header = [C.INFO, 0, C.SRE_INFO_CHARSET, min(low, _compiler.MAXCODE),
+              min(high, _compiler.MAXCODE)]
+    charset, _cased = _compiler._optimize_charset(items)
+    _compiler._compile_charset(charset, flags, header)
+    header[1] = len(header) - 1
+    return header
+
+
+def _charset_items(tree) -> list | None:
+    """The engine's class items for every character a match can start with (case
+    variants included), or None when that set is unknown or the pattern can start with
+    nothing (an empty match)."""
+    try:
+        chars, folded, empty, categories = _first(tree.data,
+                                                  bool(tree.state.flags & re.IGNORECASE),
+                                                  categories=True)
+    except Exception:  # noqa: BLE001 - _Unread, or a parser that changed: no set
+        return None
+    if empty:
+        return None
+    for ch in folded:
+        chars |= case_variants(ch)
+    items = [(C.LITERAL, ord(ch)) for ch in sorted(chars)]
+    return items + sorted(categories, key=str) or None
+
+
+def case_variants(ch: str) -> set[str]:
+    """Every character the engine takes for ``ch`` when it ignores case: those that
+    lower-case to the same character or to one of its extra case forms (as "s", "S" and
+    the long s; "k", "K" and the Kelvin sign)."""
+    lower = _sre.unicode_tolower(ord(ch))
+    targets = {lower, *_compiler._EXTRA_CASES.get(lower, ())}
+    table = _lowered_from()
+    return {ch} | {chr(t) for t in targets} | {chr(c) for t in targets for c in table.get(t, ())}
+
+
+@lru_cache(maxsize=1)
+def _lowered_from() -> dict[int, tuple[int, ...]]:
+    """Lower-case code point -> the other characters that lower-case to it. Case pairs
+    outside the Basic Multilingual Plane stay outside it (tests/test_regex_screens.py),
+    and the first characters read here are all inside it."""
+    lowers = list(map(_sre.unicode_tolower, range(0x10000)))
+    table: dict[int, list[int]] = {}
+    for code in [c for c, lower in enumerate(lowers) if lower != c]:
+        table.setdefault(lowers[code], []).append(code)
+    return {k: tuple(v) for k, v in table.items()}
 
 
 def fast_start(pattern: re.Pattern) -> bool:
@@ -102,7 +198,7 @@ def _cased(code: int) -> bool:
 
 def _screen(tree, flags: int) -> str:
     try:
-        chars, folded, empty = _first(tree.data, bool(tree.state.flags & re.IGNORECASE))
+        chars, folded, empty, _ = _first(tree.data, bool(tree.state.flags & re.IGNORECASE))
     except Exception:  # noqa: BLE001 - _Unread, or a parser that changed: no screen
         return ""
     if empty or not (chars or folded):
@@ -124,42 +220,48 @@ def _class_of(chars: set[str]) -> str:
     return "[" + "".join(re.escape(ch) for ch in sorted(chars)) + "]"
 
 
-def _first(items, ignore_case: bool) -> tuple[set[str], set[str], bool]:
-    """(characters compared as they are, characters compared in any case, can be empty) for
-    the start of a sequence of parsed items."""
+def _first(items, ignore_case: bool, categories: bool = False
+           ) -> tuple[set[str], set[str], bool, set]:
+    """(characters compared as they are, characters compared in any case, can be empty,
+    other class items) for the start of a sequence of parsed items. The other items are
+    the engine's classes (``\\d``, ``\\w``, a wide range) that a screen cannot list: only
+    with ``categories``, else they leave the start unread."""
     chars: set[str] = set()
     folded: set[str] = set()
+    other: set = set()
     for op, av in items:
-        c, f, empty = _first_of(op, av, ignore_case)
+        c, f, empty, o = _first_of(op, av, ignore_case, categories)
         chars |= c
         folded |= f
+        other |= o
         if not empty:
-            return chars, folded, False
-    return chars, folded, True
+            return chars, folded, False, other
+    return chars, folded, True, other
 
 
-def _first_of(op, av, ignore_case: bool) -> tuple[set[str], set[str], bool]:
+def _first_of(op, av, ignore_case: bool, categories: bool
+              ) -> tuple[set[str], set[str], bool, set]:
     if op is C.LITERAL:
-        return _one(chr(av), ignore_case)
+        return (*_one(chr(av), ignore_case), set())
     if op is C.IN:
-        return _class(av, ignore_case)
+        return _class(av, ignore_case, categories)
     if op is C.BRANCH:
-        chars, folded, empty = set(), set(), False
+        chars, folded, empty, other = set(), set(), False, set()
         for branch in av[1]:
-            c, f, e = _first(branch, ignore_case)
-            chars, folded, empty = chars | c, folded | f, empty or e
-        return chars, folded, empty
+            c, f, e, o = _first(branch, ignore_case, categories)
+            chars, folded, empty, other = chars | c, folded | f, empty or e, other | o
+        return chars, folded, empty, other
     if op is C.SUBPATTERN:
         _group, add, remove, body = av
-        return _first(body, _scoped(ignore_case, add, remove))
+        return _first(body, _scoped(ignore_case, add, remove), categories)
     if op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
         low, _high, body = av
-        chars, folded, empty = _first(body, ignore_case)
-        return chars, folded, empty or low == 0
+        chars, folded, empty, other = _first(body, ignore_case, categories)
+        return chars, folded, empty or low == 0, other
     if op is C.ATOMIC_GROUP:
-        return _first(av, ignore_case)
+        return _first(av, ignore_case, categories)
     if op in (C.AT, C.ASSERT, C.ASSERT_NOT):
-        return set(), set(), True   # zero-width: the next item starts the match
+        return set(), set(), True, set()   # zero-width: the next item starts the match
     raise _Unread(op)
 
 
@@ -167,8 +269,10 @@ def _one(ch: str, ignore_case: bool) -> tuple[set[str], set[str], bool]:
     return (set(), {ch}, False) if ignore_case else ({ch}, set(), False)
 
 
-def _class(items, ignore_case: bool) -> tuple[set[str], set[str], bool]:
+def _class(items, ignore_case: bool, categories: bool = False
+           ) -> tuple[set[str], set[str], bool, set]:
     chars: set[str] = set()
+    other: set = set()
     for op, av in items:
         if op is C.LITERAL:
             chars.add(chr(av))
@@ -176,6 +280,10 @@ def _class(items, ignore_case: bool) -> tuple[set[str], set[str], bool]:
             chars.update(map(chr, range(av[0], av[1] + 1)))
         elif op is C.CATEGORY and av is C.CATEGORY_SPACE:
             chars.update(SPACES)
+        elif categories and op is C.CATEGORY:
+            other.add((op, av))   # \d, \w and their negations hold their case variants
+        elif categories and op is C.RANGE and not ignore_case:
+            other.add((op, av))
         else:   # a negated class, another category (\d, \w), a wide range
             raise _Unread(op)
-    return (set(), chars, False) if ignore_case else (chars, set(), False)
+    return (set(), chars, False, other) if ignore_case else (chars, set(), False, other)

@@ -3,7 +3,8 @@
     status = run_job(["corpus"], Path("out"), executor=LocalExecutor())
 
 Writes ``OUT/specextract.db`` (or ``db``), then ``OUT/claims.csv`` and
-``OUT/report/index.html`` from the whole store. Returns 0 when every document of this
+``OUT/report/index.html`` from the whole store; its last lines are the worst wrong figures
+(output/worst.py). Returns 0 when every document of this
 run succeeded, 1 when some failed, 130 when interrupted (the store stays consistent and
 the next run resumes). A malformed reference table, an unusable store or no input at all
 raise an error with exit status 2 before the store is touched.
@@ -27,6 +28,7 @@ from ..output.export import write_csv
 from ..ingest.inputs import count_input_files, iter_input_files
 from ..check.reference import load_reference, tables_text
 from ..output.report import STAGING, staging_folder, write_report
+from ..output.worst import worst_text
 from ..store.db import CLAIM_STORE_COLUMNS, Store
 from ..store.faults import fatal_error
 
@@ -103,6 +105,7 @@ def _run_in_store(db: Path, inputs: Sequence[str], paths, out_dir: Path, ref,
         echo(summary_text(run, store))
         echo(tables_text(ref))
         echo(f"{n} claims (the whole store) -> {out_dir / 'claims.csv'}; report -> {index}")
+        echo(worst_text(store, str(db)))
     return 1 if run.counts["failed"] else 0
 
 
@@ -130,23 +133,29 @@ def remove_temporaries(out_dir: Path) -> None:
 
 def write_outputs(store: Store, out_dir: Path, ref, executor: Executor) -> tuple[int, Path]:
     """claims.csv and the HTML report from the whole store; with worker processes, the
-    CSV is written in one of them while this process draws the report."""
+    CSV is written in one of them while this process draws the report, else here from
+    the open store."""
     side_job = getattr(executor, "side_job", None)
-    args = (str(store.path), str(out_dir / "claims.csv"))
-    csv_job = side_job(export_claims, *args) if side_job else None
+    csv_path = out_dir / "claims.csv"
+    csv_job = side_job(export_claims, str(store.path), str(csv_path)) if side_job else None
     index = write_report(store, out_dir / "report", ref)
     if csv_job is not None:
         try:
             return csv_job.get(), index
         except WorkerDied:   # killed (out of memory?) while writing: write it here
             pass
-    return export_claims(*args), index
+    return claims_csv(store, csv_path), index
 
 
 def export_claims(db: str, csv_path: str) -> int:
     """Every claim of the store ``db`` into ``csv_path`` (read-only; runs in any process)."""
     with Store.open(db, write=False) as store:
-        return write_csv(store.claim_values(), csv_path, columns=list(CLAIM_STORE_COLUMNS))
+        return claims_csv(store, csv_path)
+
+
+def claims_csv(store: Store, csv_path: str | Path) -> int:
+    """Every claim of an open store into ``csv_path``; how many."""
+    return write_csv(store.claim_values(), csv_path, columns=list(CLAIM_STORE_COLUMNS))
 
 
 @contextmanager

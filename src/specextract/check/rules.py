@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from ..lexicon.lexicon import Lexicon, default_lexicon
+from ..regex_screens import compile_pattern
 from .patterns import (BF16_SAME, CONFLICT, CUES, DENSE_FIGURE, FP32_MATRIX, FUNCTION_WORD,
                        GEN_AFTER, GEN_EN, GEN_ZH, LABEL, ORDINAL_TEXT, ORDINAL_WORDS,
                        OWN_SOURCE, PRELIMINARY_SAID, RATIO_PCT, RATIO_X, REFERENCE_NUMBER,
@@ -234,7 +235,7 @@ def dies(lex: Lexicon) -> tuple[dict[str, str], re.Pattern | None]:
     if not table:
         return table, None
     names = "|".join(re.escape(n) for n in sorted(table, key=len, reverse=True))
-    return table, re.compile(rf"(?<![\w])(?:{names})(?![\w])", re.IGNORECASE)
+    return table, compile_pattern(rf"(?<![\w])(?:{names})(?![\w])", re.IGNORECASE)
 
 
 _ORDINAL_WORDS = {w: i for i, w in enumerate(ORDINAL_WORDS, 1)}

@@ -107,7 +107,7 @@ def run(inputs: tuple[str, ...], out_dir: Path, db_path: Path | None, workers: i
       specextract run 'articles/**/*.html' --out out --dask local
     """
     from ..batch.executors import DaskExecutor, LocalExecutor, PoolExecutor
-    from ..batch.job import DB_NAME, run_job
+    from ..batch.job import run_job
     if "-" in inputs:
         raise click.UsageError("run reads files, folders and globs, not standard input "
                                "(use `specextract extract -`)")
@@ -126,16 +126,7 @@ def run(inputs: tuple[str, ...], out_dir: Path, db_path: Path | None, workers: i
                      progress=progress, echo=click.echo,
                      max_bytes=int(max_mb * 1024 * 1024), timeout=timeout or None,
                      follow_symlinks=follow_symlinks, prune=prune)
-    if status != 130:
-        _echo_worst(db_path or out_dir / DB_NAME)
     sys.exit(status)
-
-
-def _echo_worst(db: Path) -> None:
-    from ..output.worst import worst_text
-    from ..store.db import Store
-    with Store.open(db, write=False) as store:
-        click.echo(worst_text(store, str(db)))
 
 
 @cli.command()

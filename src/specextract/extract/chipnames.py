@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
+from ..regex_screens import compile_pattern
 from ..lexicon.trie import FLEX_ONE, first_chars, plain_trie
 from .patterns import GLUED_SUFFIX, NOT_AFTER, SUFFIX
 
@@ -82,9 +83,9 @@ def families(lex: Lexicon) -> tuple[re.Pattern, tuple[Family, ...]]:
         code = r["code"].replace("{S}", SUFFIX + "{0,2}")
         sep = r"[\s\-]?" if words[0][-1].isascii() else r"\s?"
         parts.append(f"(?P<w{i}>{'|'.join(_word(w) for w in words)}){sep}(?P<c{i}>{code})")
-        prefix = re.compile(f"(?:{r['prefix']})[\\s\\-]*$") if r["prefix"] else None
+        prefix = compile_pattern(f"(?:{r['prefix']})[\\s\\-]*$") if r["prefix"] else None
         lines.append(Family(r["canonical"], r["class"], r["join"], prefix))
-    pattern = re.compile(f"(?:{_starts(all_words)})(?:" + "|".join(parts)
+    pattern = compile_pattern(f"(?:{_starts(all_words)})(?:" + "|".join(parts)
                          + r")(?![A-Za-z0-9])")
     return pattern, tuple(lines)
 

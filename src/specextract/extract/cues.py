@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from ..lexicon.lexicon import Lexicon
+from ..regex_screens import compile_pattern
 from ..lexicon.trie import squash, trie_regex
 
 
@@ -17,10 +18,10 @@ def _cue_pattern(lex: Lexicon, kind: str, anchor: str) -> re.Pattern:
     words = [r["cue"] for r in lex.of_kind("cues.tsv", kind)]
     core = trie_regex(words)
     if anchor == "$":
-        return re.compile(rf"(?:{core})\s*$")
+        return compile_pattern(rf"(?:{core})\s*$")
     if anchor == "^":
-        return re.compile(rf"^\s*(?:{core})")
-    return re.compile(core)   # in any case by itself (see trie_regex)
+        return compile_pattern(rf"^\s*(?:{core})")
+    return compile_pattern(core)   # in any case by itself (see trie_regex)
 
 
 def cue_values(lex: Lexicon, kind: str) -> dict[str, str]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
+from ..regex_screens import compile_pattern
 from .quantities import units_of
 from .patterns import (EMPTY, GAP, GLUED_MAGNITUDE as MAGNITUDE, GLUED_PAIR_JOIN as PAIR_JOIN,
                        NOTE, NUMBER_RUN, ORDINAL_SUFFIX, VALID_NUMBER)
@@ -55,7 +56,7 @@ def unit_regex(lex: Lexicon) -> re.Pattern:
 
 
 def _build_unit_regex(lex: Lexicon) -> re.Pattern:
-    return re.compile(rf"\s?(?:{units_of(lex).alternation})")
+    return compile_pattern(rf"\s?(?:{units_of(lex).alternation})")
 
 
 def _numbers(text: str, pos: int, end: int) -> list[tuple[int, str]]:

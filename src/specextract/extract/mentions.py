@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from ..codebook import EDITION_VARIANT, FULL_DIE_VARIANT
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
+from ..regex_screens import compile_pattern
 from ..lexicon.trie import either, first_chars, model_name, plain_trie, scan, squash, trie_regex
 from .chipnames import find_names
 from .patterns import (ALIAS_SEPARATORS, CODENAME_GAP, EDITION_AFTER, EDITION_BEFORE, FULL_DIE_BEFORE,
@@ -92,7 +93,7 @@ def chip_lexicon(lex: Lexicon) -> tuple[re.Pattern, dict[str, dict[str, str]]]:
     by_alias: dict[str, dict[str, str]] = {}
     for r in rows:
         by_alias[_norm_alias(r["alias"])] = r
-    return re.compile(_alias_regex([r["alias"] for r in rows])), by_alias
+    return compile_pattern(_alias_regex([r["alias"] for r in rows])), by_alias
 
 
 @lru_cache(maxsize=4096)
@@ -102,7 +103,7 @@ def _norm_alias(text: str) -> str:
 
 @lru_cache(maxsize=None)
 def _context_regex(pattern: str) -> re.Pattern:
-    return re.compile(pattern)
+    return compile_pattern(pattern)
 
 
 def _editions(lex: Lexicon) -> frozenset[str]:
@@ -113,7 +114,7 @@ def _editions(lex: Lexicon) -> frozenset[str]:
 
 def variant_patterns(lex: Lexicon) -> list[tuple[re.Pattern, str]]:
     rows = lex.rows("variants.tsv")
-    return [(re.compile(r["pattern"], re.IGNORECASE), r["canonical"]) for r in rows]
+    return [(compile_pattern(r["pattern"], re.IGNORECASE), r["canonical"]) for r in rows]
 
 
 VARIANT_STARTS = frozenset("0123456789SsPpNnAa")  # first characters of data/variants.tsv
@@ -276,7 +277,7 @@ def qualifier_lexicon(lex: Lexicon) -> tuple[re.Pattern, dict[str, str]]:
 
 
 def _compile_words(words: list[str]) -> re.Pattern:
-    return re.compile(trie_regex(words))   # in any case by itself (see trie_regex)
+    return compile_pattern(trie_regex(words))   # in any case by itself (see trie_regex)
 
 
 def find_keywords(text: str, regions=None, lexicon: Lexicon | None = None) -> list[Keyword]:

@@ -28,6 +28,7 @@ import re
 from collections.abc import Sequence
 
 from ..lexicon.lexicon import Lexicon
+from ..regex_screens import compile_pattern
 from .cues import cue_pattern, cue_value
 from .quantities import Quantity
 from .patterns import (AND_ABOVE_AFTER, ARCHITECTURE_SUBJECT, CACHE_AFTER, CAPABILITY_BEFORE,
@@ -47,13 +48,13 @@ PER_WATT_REACH = 16   # characters before a compute figure where "每瓦" / "per
 
 def _per_unit_before(lex: Lexicon) -> re.Pattern:
     units = cue_pattern(lex, "unit_part").pattern
-    return re.compile(rf"(?:每|单|單)\s*+(?:一\s*+)?(?:(?:个|個|组|組|条|條|颗|顆|块|塊|路)\s*+)?(?:{units})"
+    return compile_pattern(rf"(?:每|单|單)\s*+(?:一\s*+)?(?:(?:个|個|组|組|条|條|颗|顆|块|塊|路)\s*+)?(?:{units})"
                       rf"|(?<![A-Za-z])(?:per|each|every)\s+(?:{units})", re.IGNORECASE)
 
 
 def _per_unit_after(lex: Lexicon) -> re.Pattern:
     units = cue_pattern(lex, "unit_part").pattern
-    return re.compile(rf"^(?:(?![.!?]\s)(?!(?<![A-Za-z\d.])\d)[^，。,;；()（）\n]){{0,32}}?(?:(?<![A-Za-z])per\s+|/\s*|每\s*(?:个|個|组|組|条|條|颗|顆)?\s*)"
+    return compile_pattern(rf"^(?:(?![.!?]\s)(?!(?<![A-Za-z\d.])\d)[^，。,;；()（）\n]){{0,32}}?(?:(?<![A-Za-z])per\s+|/\s*|每\s*(?:个|個|组|組|条|條|颗|顆)?\s*)"
                       rf"(?:MIG\s++)?(?:{units})", re.IGNORECASE)
 
 
@@ -82,7 +83,7 @@ def difference(lex: Lexicon, text: str, q: Quantity) -> bool:
 def _difference_before(lex: Lexicon) -> re.Pattern:
     """A difference word right before a figure, maybe with an operator between ("低了约")."""
     gap, ops = cue_pattern(lex, "difference").pattern, cue_pattern(lex, "op_before").pattern
-    return re.compile(rf"(?:{gap})\s*+(?:(?:{ops})\s*+)?$", re.IGNORECASE)
+    return compile_pattern(rf"(?:{gap})\s*+(?:(?:{ops})\s*+)?$", re.IGNORECASE)
 
 
 def pin_speed(q: Quantity) -> bool:
@@ -112,7 +113,7 @@ def other_link(lex: Lexicon, text: str, q: Quantity, clause_start: int,
 def _network_after(lex: Lexicon) -> re.Pattern:
     """A network word right after a figure: after "的" or "of" and one modifier at most."""
     words = cue_pattern(lex, "network_after").pattern
-    return re.compile(rf"(?<!\s)\s*+(?:的|of\s++)?(?:(?<![A-Za-z-])[A-Za-z-]++\s++)?(?:{words})",
+    return compile_pattern(rf"(?<!\s)\s*+(?:的|of\s++)?(?:(?<![A-Za-z-])[A-Za-z-]++\s++)?(?:{words})",
                       re.IGNORECASE)
 
 
@@ -178,9 +179,9 @@ def capability(text: str, q: Quantity) -> bool:
 def _unit_patterns(lex: Lexicon) -> tuple[re.Pattern, re.Pattern, re.Pattern]:
     """(a sentence opening on one unit, a unit right before the figure, the whole chip)."""
     units = cue_pattern(lex, "unit_part").pattern
-    opening = re.compile(rf"{OPENING}(?:(?:每|单)\s*+(?:一\s*+)?(?:(?:个|個|组|組|条|條|颗|顆|块|塊|路)\s*+)?"
+    opening = compile_pattern(rf"{OPENING}(?:(?:每|单)\s*+(?:一\s*+)?(?:(?:个|個|组|組|条|條|颗|顆|块|塊|路)\s*+)?"
                          rf"|(?<![A-Za-z])(?:per|each|every)\s++)(?:{units})", re.IGNORECASE)
-    inside = re.compile(rf"(?<![\s\d一二两兩三四五六七八九十个個组組颗顆块塊])\s*+(?:{units})\s*+"
+    inside = compile_pattern(rf"(?<![\s\d一二两兩三四五六七八九十个個组組颗顆块塊])\s*+(?:{units})\s*+"
                         rf"(?:中|内|內|里|裡)\s*+(?:有|包含|含有|集成了?|配备了?|配備了?)?\s*+$",
                         re.IGNORECASE)
     return opening, inside, cue_pattern(lex, "whole_chip")

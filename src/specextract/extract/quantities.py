@@ -15,6 +15,7 @@ from decimal import Decimal
 from functools import lru_cache
 
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
+from ..regex_screens import compile_pattern
 from ..lexicon.trie import FLEX_ONE, plain_trie, scan
 from ..lexicon.units import unit_rows
 from .fractionwords import fraction_values
@@ -72,12 +73,12 @@ class Units:
     def __post_init__(self) -> None:
         counters = "|".join(sorted(COUNTERS, key=len, reverse=True))
         number = rf"(?P<num>{ARABIC})|(?P<cjk>{CJK_NUM})|(?P<word>{WORD_NUM})(?=\s)"
-        self.quantity = re.compile(
+        self.quantity = compile_pattern(
             rf"(?=[0-9零〇一二两三四五六七八九十百千oOtTfFsSeEnN])(?:{number})(?:\s?{FLOP_WORDS}|(?P<mag>{MAGNITUDE})?"
             rf"(?:\*?\s?(?:(?P<unit>{self.alternation})|(?P<counter>{counters})))?)"
         )
-        self.after = re.compile(rf"\d\s?(?:{self.alternation})$")
-        self.in_label = re.compile(rf"(?<![A-Za-z])(?:{self.alternation})")
+        self.after = compile_pattern(rf"\d\s?(?:{self.alternation})$")
+        self.in_label = compile_pattern(rf"(?<![A-Za-z])(?:{self.alternation})")
 
     def info(self, unit_text: str) -> tuple[str, Decimal, str] | None:
         """(dimension, factor, written) of a unit as matched, or None."""
@@ -136,7 +137,7 @@ def unit_info(unit_text: str, lexicon: Lexicon | None = None) -> tuple[str, Deci
 
 @lru_cache(maxsize=1)
 def ordinal_pattern() -> re.Pattern:
-    return re.compile("(?=[第1-6fFsStTPpGg])(?:" + "|".join(f"(?:{p})" for p in ORDINAL_PATTERNS) + ")")
+    return compile_pattern("(?=[第1-6fFsStTPpGg])(?:" + "|".join(f"(?:{p})" for p in ORDINAL_PATTERNS) + ")")
 
 
 def find_quantities(text: str, regions=None, lexicon: Lexicon | None = None,

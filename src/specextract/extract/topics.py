@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..regex_screens import compile_screened
+from ..regex_screens import compile_pattern, compile_screened
 from .drafts import relations
 from .mentions import Mention
 from .patterns import ASIDE_SAME, FIGURE_JOIN, PLURAL_REF, SAME_TAIL
@@ -52,8 +52,8 @@ def group_figures(text: str, span, figures: list, group: list[Mention]) -> list[
 
 # "跟 H100 相同，都…", "与 RTX 4090 一致，维持在…": the same figure for both chips
 LINE_WORD = r"(?:(?:NVIDIA|Nvidia|AMD|英伟达|GeForce|RTX|GTX|Radeon|Instinct|Tesla)\s*+)*+"
-WITH_BEFORE = re.compile(rf"(?:与|和|跟|同)\s*+{LINE_WORD}$")
-ASIDE_WITH = re.compile(rf"(?<!\s)\s*+[（(]\s*+(?:与|和|跟|同)\s*+{LINE_WORD}")
+WITH_BEFORE = compile_pattern(rf"(?:与|和|跟|同)\s*+{LINE_WORD}$")
+ASIDE_WITH = compile_pattern(rf"(?<!\s)\s*+[（(]\s*+(?:与|和|跟|同)\s*+{LINE_WORD}")
 
 
 def same_before(text: str, sent_start: int, start: int, end: int, figure: int,
@@ -114,7 +114,7 @@ def _series_owner(lex) -> re.Pattern:
 def _series_after(lex) -> re.Pattern:
     """"… to 8 TB/s on the Blackwell generation": a series of chips right after a figure."""
     names = "|".join(sorted(map(re.escape, lex.built(relations)[1]), key=len, reverse=True))
-    return re.compile(rf"(?<!\s)\s*+(?i:on|for|in|with|across)\s++(?i:the\s++)?(?i:{names})\s*+"
+    return compile_pattern(rf"(?<!\s)\s*+(?i:on|for|in|with|across)\s++(?i:the\s++)?(?i:{names})\s*+"
                       rf"(?i:series|generation|family|line-?up)(?![a-z])")
 
 

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import re
 
+from ..regex_screens import compile_pattern
+
 # --- html: one markup construct at a "<" ------------------------------------------------
 # Possessive quantifiers: no construct is scanned twice. A construct left open runs to the
 # end of the page (\Z), as browsers read it.
-MARKUP = re.compile(r"""
+MARKUP = compile_pattern(r"""
     (?P<comment> <!-- .*? (?: --!?> | \Z ) )                 # <!-- ... -->
   | (?P<cdata>   <!\[CDATA\[ .*? (?: \]\]> | \Z ) )          # <![CDATA[ ... ]]>
   | (?P<decl>    <[!?] [^>]*+ (?: > | \Z ) )                 # <!DOCTYPE ...>, <?xml ...?>
@@ -29,8 +31,8 @@ def raw_text_end(name: str) -> re.Pattern:
     return re.compile(rf"</{name}(?=[\s/>]|\Z)[^>]*+(?:>|\Z)", re.I)
 
 
-BLANK_LINES = re.compile(r"\n{3,}")            # more than one empty line in a row
+BLANK_LINES = compile_pattern(r"\n{3,}")            # more than one empty line in a row
 
 # --- decode: bytes and characters -----------------------------------------------------
-CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")   # C0 (not \t\n\v\f\r) and C1 controls
-HIGH_BYTE = re.compile(rb"[\x80-\xff]")                    # a byte outside ASCII
+CONTROL = compile_pattern(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")   # C0 (not \t\n\v\f\r) and C1 controls
+HIGH_BYTE = compile_pattern(rb"[\x80-\xff]")                    # a byte outside ASCII

@@ -17,6 +17,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from ..regex_screens import compile_pattern
 from ..errors import DataFileError
 from ..lexicon.files import parse_codepoints
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
@@ -52,16 +53,16 @@ def number_chars(lex: Lexicon) -> NumberChars:
     sep = _class(sets["group"])
     mark = _class(sets["mark"])
     return NumberChars(
-        digits, re.compile(_class(foreign)),
+        digits, compile_pattern(_class(foreign)),
         # the first digit, then what may not precede it (a digit, a point, a letter, a
         # number and a separator); nor may a separator and a digit follow: "312 624 1248"
         # is a list of numbers, not one
-        re.compile(rf"[0-9](?<![0-9.,][0-9])(?<![^\W\d_][0-9])(?<![0-9]{sep}[0-9])"
+        compile_pattern(rf"[0-9](?<![0-9.,][0-9])(?<![^\W\d_][0-9])(?<![0-9]{sep}[0-9])"
                    rf"[0-9]{{0,2}}(?:{sep}[0-9]{{3}})+(?![0-9]|{sep}[0-9])"),
-        re.compile(sep),
-        re.compile(rf"((?<=[0-9]){mark}+(?=[0-9.,]|{sep}[0-9])|(?<=[0-9][.,]){mark}+(?=[0-9]))"),
-        re.compile(mark),
-        re.compile(_class(sets["bidi"])))
+        compile_pattern(sep),
+        compile_pattern(rf"((?<=[0-9]){mark}+(?=[0-9.,]|{sep}[0-9])|(?<=[0-9][.,]){mark}+(?=[0-9]))"),
+        compile_pattern(mark),
+        compile_pattern(_class(sets["bidi"])))
 
 
 def _class(chars) -> str:

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import re
 
+from ..regex_screens import compile_pattern
+
 TONE_VOWELS = "āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜńňǹḿ"
 # One pinyin syllable: optional initial, vowels (at least one, maybe tone-marked), final.
 SYLLABLE = rf"(?:[bpmfdtnlgkhjqxrzcswy]h?)?[aeiouüv{TONE_VOWELS}]{{1,3}}(?:ng|n|r)?"
 HAN_RANGES = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"   # Han characters, for a class
 
 # A space lost in scraping and printed as "?" ("RTX?4090", "2520?MHz"), not a URL's query.
-LOST_SPACE = re.compile(r"""
+LOST_SPACE = compile_pattern(r"""
     (?<=[A-Za-z0-9])        # after a letter or digit
     \?                      # the "?"
     (?=[A-Za-z0-9])         # before a letter or digit

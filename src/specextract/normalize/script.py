@@ -15,6 +15,7 @@ import numpy as np
 import opencc
 
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
+from ..regex_screens import compile_pattern
 from ..lexicon.trie import plain_trie
 from .offsets import Edit, OffsetMap, RunBuilder, apply_edits
 
@@ -131,7 +132,7 @@ def _aligned_convert(text: str, conv: opencc.OpenCC) -> tuple[str, OffsetMap]:
 def term_pattern(lex: Lexicon) -> tuple[re.Pattern, dict[str, str]]:
     rows = lex.rows("zh_hant_terms.tsv")
     table = {r["term"]: r["mainland"] for r in rows}
-    return re.compile(plain_trie(list(table))), table  # a trie: longest term first
+    return compile_pattern(plain_trie(list(table))), table  # a trie: longest term first
 
 
 def _term_edits(text: str, lexicon: Lexicon | None = None) -> list[Edit]:

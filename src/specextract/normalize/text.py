@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..regex_screens import compile_pattern
 from ..lexicon.files import parse_codepoints
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from .numerals import fold_numbers
@@ -52,7 +53,7 @@ def char_tables(lex: Lexicon) -> tuple[dict[int, str], re.Pattern, str]:
         if chr(cp) not in keep:
             table[cp] = chr(cp - 0xFEE0)
     invisible = "[" + re.escape("".join(groups["delete"])) + "]"
-    folded = re.compile("[" + re.escape("".join(map(chr, table))) + "]+")
+    folded = compile_pattern("[" + re.escape("".join(map(chr, table))) + "]+")
     return table, folded, invisible
 
 
@@ -69,7 +70,7 @@ def _noise_pattern(lex: Lexicon) -> re.Pattern:
     toneless = "|".join(r["syllable"] for r in lex.rows("pinyin_noise.tsv"))
     toned = rf"(?=[a-zü]*[{TONE_VOWELS}]){SYLLABLE}"
     _, _, invisible = lex.built(char_tables)
-    return re.compile(
+    return compile_pattern(
         rf"(\((?:(?<=[{HAN_RANGES}A-Za-z]\(){toned}|(?<=[{HAN_RANGES}]\()(?:{toneless}))\)"
         rf"|{invisible})")
 
