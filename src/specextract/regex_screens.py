@@ -57,11 +57,12 @@ def compile_pattern(source: str, flags: int = 0) -> re.Pattern:
     compiled header (see the module docstring): the same matches, and ``search`` and
     ``finditer`` skip the positions where none can start. As ``re.compile`` where the
     engine finds such a set itself, where there is none, or where the internals differ."""
-    if not isinstance(source, str) or int(flags) & re.LOCALE:
+    flags = int(flags)
+    if not isinstance(source, str) or flags & re.LOCALE:
         return re.compile(source, flags)
-    tree = _parser.parse(source, int(flags))   # a bad pattern raises re.error here
+    tree = _parser.parse(source, flags)   # a bad pattern raises re.error here
     try:
-        return _compiled(source, int(flags), tree)
+        return _compiled(source, flags, tree)
     except Exception:  # noqa: BLE001 - regex internals that changed: as re.compile does
         return re.compile(source, flags)
 
@@ -103,9 +104,7 @@ def _charset_items(tree) -> list | None:
     variants included), or None when that set is unknown or the pattern can start with
     nothing (an empty match)."""
     try:
-        chars, folded, empty, categories = _first(tree.data,
-                                                  bool(tree.state.flags & re.IGNORECASE),
-                                                  categories=True)
+        chars, folded, empty, other = _first(tree.data, bool(tree.state.flags & re.IGNORECASE))
     except Exception:  # noqa: BLE001 - _Unread, or a parser that changed: no set
         return None
     if empty:
@@ -113,7 +112,7 @@ def _charset_items(tree) -> list | None:
     for ch in folded:
         chars |= case_variants(ch)
     items = [(C.LITERAL, ord(ch)) for ch in sorted(chars)]
-    return items + sorted(categories, key=str) or None
+    return items + sorted(other, key=str) or None
 
 
 def case_variants(ch: str) -> set[str]:
@@ -198,10 +197,10 @@ def _cased(code: int) -> bool:
 
 def _screen(tree, flags: int) -> str:
     try:
-        chars, folded, empty, _ = _first(tree.data, bool(tree.state.flags & re.IGNORECASE))
+        chars, folded, empty, other = _first(tree.data, bool(tree.state.flags & re.IGNORECASE))
     except Exception:  # noqa: BLE001 - _Unread, or a parser that changed: no screen
         return ""
-    if empty or not (chars or folded):
+    if empty or other or not (chars or folded):   # (a look-ahead lists characters only)
         return ""
     if flags & re.IGNORECASE:   # the look-ahead stands under the pattern's own flag
         return _lookahead(chars | folded)
@@ -220,17 +219,15 @@ def _class_of(chars: set[str]) -> str:
     return "[" + "".join(re.escape(ch) for ch in sorted(chars)) + "]"
 
 
-def _first(items, ignore_case: bool, categories: bool = False
-           ) -> tuple[set[str], set[str], bool, set]:
+def _first(items, ignore_case: bool) -> tuple[set[str], set[str], bool, set]:
     """(characters compared as they are, characters compared in any case, can be empty,
     other class items) for the start of a sequence of parsed items. The other items are
-    the engine's classes (``\\d``, ``\\w``, a wide range) that a screen cannot list: only
-    with ``categories``, else they leave the start unread."""
+    the engine's classes a screen cannot list (``\\d``, ``\\w``, a wide range)."""
     chars: set[str] = set()
     folded: set[str] = set()
     other: set = set()
     for op, av in items:
-        c, f, empty, o = _first_of(op, av, ignore_case, categories)
+        c, f, empty, o = _first_of(op, av, ignore_case)
         chars |= c
         folded |= f
         other |= o
@@ -239,38 +236,36 @@ def _first(items, ignore_case: bool, categories: bool = False
     return chars, folded, True, other
 
 
-def _first_of(op, av, ignore_case: bool, categories: bool
-              ) -> tuple[set[str], set[str], bool, set]:
+def _first_of(op, av, ignore_case: bool) -> tuple[set[str], set[str], bool, set]:
     if op is C.LITERAL:
-        return (*_one(chr(av), ignore_case), set())
+        return _one(chr(av), ignore_case)
     if op is C.IN:
-        return _class(av, ignore_case, categories)
+        return _class(av, ignore_case)
     if op is C.BRANCH:
         chars, folded, empty, other = set(), set(), False, set()
         for branch in av[1]:
-            c, f, e, o = _first(branch, ignore_case, categories)
+            c, f, e, o = _first(branch, ignore_case)
             chars, folded, empty, other = chars | c, folded | f, empty or e, other | o
         return chars, folded, empty, other
     if op is C.SUBPATTERN:
         _group, add, remove, body = av
-        return _first(body, _scoped(ignore_case, add, remove), categories)
+        return _first(body, _scoped(ignore_case, add, remove))
     if op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
         low, _high, body = av
-        chars, folded, empty, other = _first(body, ignore_case, categories)
+        chars, folded, empty, other = _first(body, ignore_case)
         return chars, folded, empty or low == 0, other
     if op is C.ATOMIC_GROUP:
-        return _first(av, ignore_case, categories)
+        return _first(av, ignore_case)
     if op in (C.AT, C.ASSERT, C.ASSERT_NOT):
         return set(), set(), True, set()   # zero-width: the next item starts the match
     raise _Unread(op)
 
 
-def _one(ch: str, ignore_case: bool) -> tuple[set[str], set[str], bool]:
-    return (set(), {ch}, False) if ignore_case else ({ch}, set(), False)
+def _one(ch: str, ignore_case: bool) -> tuple[set[str], set[str], bool, set]:
+    return (set(), {ch}, False, set()) if ignore_case else ({ch}, set(), False, set())
 
 
-def _class(items, ignore_case: bool, categories: bool = False
-           ) -> tuple[set[str], set[str], bool, set]:
+def _class(items, ignore_case: bool) -> tuple[set[str], set[str], bool, set]:
     chars: set[str] = set()
     other: set = set()
     for op, av in items:
@@ -280,10 +275,8 @@ def _class(items, ignore_case: bool, categories: bool = False
             chars.update(map(chr, range(av[0], av[1] + 1)))
         elif op is C.CATEGORY and av is C.CATEGORY_SPACE:
             chars.update(SPACES)
-        elif categories and op is C.CATEGORY:
-            other.add((op, av))   # \d, \w and their negations hold their case variants
-        elif categories and op is C.RANGE and not ignore_case:
-            other.add((op, av))
-        else:   # a negated class, another category (\d, \w), a wide range
+        elif op is C.CATEGORY or (op is C.RANGE and not ignore_case):
+            other.add((op, av))   # \d, \w (they hold their case variants), a wide range
+        else:   # a negated class, a wide range in any case
             raise _Unread(op)
     return (set(), chars, False, other) if ignore_case else (chars, set(), False, other)

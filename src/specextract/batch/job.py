@@ -3,8 +3,8 @@
     status = run_job(["corpus"], Path("out"), executor=LocalExecutor())
 
 Writes ``OUT/specextract.db`` (or ``db``), then ``OUT/claims.csv`` and
-``OUT/report/index.html`` from the whole store; its last lines are the worst wrong figures
-(output/worst.py). Returns 0 when every document of this
+``OUT/report/index.html`` from the whole store, and ends its messages with the worst wrong
+figures (output/worst.py). Returns 0 when every document of this
 run succeeded, 1 when some failed, 130 when interrupted (the store stays consistent and
 the next run resumes). A malformed reference table, an unusable store or no input at all
 raise an error with exit status 2 before the store is touched.

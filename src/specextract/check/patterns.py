@@ -71,7 +71,7 @@ GEN_AFTER = compile_pattern(r"""
     """, re.IGNORECASE | re.VERBOSE)
 TENSOR_NEXT = compile_pattern(r"(?:tensor|张量|張量|TCs?\b)", re.IGNORECASE)   # after the ordinal
 TENSOR_BEFORE = compile_pattern(r"(?:tensor[\s-]*cores?|张量核心|張量核心)\s*$",   # before it
-                           re.IGNORECASE)
+                                re.IGNORECASE)
 FUNCTION_WORD = compile_pattern(r"(?:with|and|in|of|for|on|per|x)\b", re.IGNORECASE)
 WORD_NEXT = compile_pattern(r"[A-Za-z\u4e00-\u9fff]")                # another noun follows
 SPACED_DASH = compile_pattern(r"\s[—–-]+\s")                        # a dash that ends a clause

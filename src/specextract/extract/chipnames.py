@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
-from ..regex_screens import compile_pattern
 from ..lexicon.trie import FLEX_ONE, first_chars, plain_trie
+from ..regex_screens import compile_pattern
 from .patterns import GLUED_SUFFIX, NOT_AFTER, SUFFIX
 
 SUFFIX_WORDS = {w.lower(): w for w in ("Ti", "Super", "Ultra", "Pro", "Max", "Plus", "XTX", "XT",
@@ -86,7 +86,7 @@ def families(lex: Lexicon) -> tuple[re.Pattern, tuple[Family, ...]]:
         prefix = compile_pattern(f"(?:{r['prefix']})[\\s\\-]*$") if r["prefix"] else None
         lines.append(Family(r["canonical"], r["class"], r["join"], prefix))
     pattern = compile_pattern(f"(?:{_starts(all_words)})(?:" + "|".join(parts)
-                         + r")(?![A-Za-z0-9])")
+                              + r")(?![A-Za-z0-9])")
     return pattern, tuple(lines)
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 
 from ..lexicon.lexicon import Lexicon
-from ..regex_screens import compile_pattern
 from ..lexicon.trie import squash, trie_regex
+from ..regex_screens import compile_pattern
 
 
 def cue_pattern(lex: Lexicon, kind: str, anchor: str = "") -> re.Pattern:

@@ -13,8 +13,8 @@ from functools import lru_cache
 
 from ..codebook import EDITION_VARIANT, FULL_DIE_VARIANT
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
-from ..regex_screens import compile_pattern
 from ..lexicon.trie import either, first_chars, model_name, plain_trie, scan, squash, trie_regex
+from ..regex_screens import compile_pattern
 from .chipnames import find_names
 from .patterns import (ALIAS_SEPARATORS, CODENAME_GAP, EDITION_AFTER, EDITION_BEFORE, FULL_DIE_BEFORE,
                        NOT_A_CHIP_AFTER, SUPERCHIP_AFTER, SYSTEM_AFTER, SYSTEM_BEFORE,

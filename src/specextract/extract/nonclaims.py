@@ -49,13 +49,13 @@ PER_WATT_REACH = 16   # characters before a compute figure where "每瓦" / "per
 def _per_unit_before(lex: Lexicon) -> re.Pattern:
     units = cue_pattern(lex, "unit_part").pattern
     return compile_pattern(rf"(?:每|单|單)\s*+(?:一\s*+)?(?:(?:个|個|组|組|条|條|颗|顆|块|塊|路)\s*+)?(?:{units})"
-                      rf"|(?<![A-Za-z])(?:per|each|every)\s+(?:{units})", re.IGNORECASE)
+                           rf"|(?<![A-Za-z])(?:per|each|every)\s+(?:{units})", re.IGNORECASE)
 
 
 def _per_unit_after(lex: Lexicon) -> re.Pattern:
     units = cue_pattern(lex, "unit_part").pattern
     return compile_pattern(rf"^(?:(?![.!?]\s)(?!(?<![A-Za-z\d.])\d)[^，。,;；()（）\n]){{0,32}}?(?:(?<![A-Za-z])per\s+|/\s*|每\s*(?:个|個|组|組|条|條|颗|顆)?\s*)"
-                      rf"(?:MIG\s++)?(?:{units})", re.IGNORECASE)
+                           rf"(?:MIG\s++)?(?:{units})", re.IGNORECASE)
 
 
 def per_unit(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> bool:
@@ -114,7 +114,7 @@ def _network_after(lex: Lexicon) -> re.Pattern:
     """A network word right after a figure: after "的" or "of" and one modifier at most."""
     words = cue_pattern(lex, "network_after").pattern
     return compile_pattern(rf"(?<!\s)\s*+(?:的|of\s++)?(?:(?<![A-Za-z-])[A-Za-z-]++\s++)?(?:{words})",
-                      re.IGNORECASE)
+                           re.IGNORECASE)
 
 
 def names_network(lex: Lexicon, text: str, start: int, end: int) -> bool:
@@ -180,10 +180,10 @@ def _unit_patterns(lex: Lexicon) -> tuple[re.Pattern, re.Pattern, re.Pattern]:
     """(a sentence opening on one unit, a unit right before the figure, the whole chip)."""
     units = cue_pattern(lex, "unit_part").pattern
     opening = compile_pattern(rf"{OPENING}(?:(?:每|单)\s*+(?:一\s*+)?(?:(?:个|個|组|組|条|條|颗|顆|块|塊|路)\s*+)?"
-                         rf"|(?<![A-Za-z])(?:per|each|every)\s++)(?:{units})", re.IGNORECASE)
+                              rf"|(?<![A-Za-z])(?:per|each|every)\s++)(?:{units})", re.IGNORECASE)
     inside = compile_pattern(rf"(?<![\s\d一二两兩三四五六七八九十个個组組颗顆块塊])\s*+(?:{units})\s*+"
-                        rf"(?:中|内|內|里|裡)\s*+(?:有|包含|含有|集成了?|配备了?|配備了?)?\s*+$",
-                        re.IGNORECASE)
+                             rf"(?:中|内|內|里|裡)\s*+(?:有|包含|含有|集成了?|配备了?|配備了?)?\s*+$",
+                             re.IGNORECASE)
     return opening, inside, cue_pattern(lex, "whole_chip")
 
 

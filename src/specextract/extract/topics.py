@@ -115,7 +115,7 @@ def _series_after(lex) -> re.Pattern:
     """"… to 8 TB/s on the Blackwell generation": a series of chips right after a figure."""
     names = "|".join(sorted(map(re.escape, lex.built(relations)[1]), key=len, reverse=True))
     return compile_pattern(rf"(?<!\s)\s*+(?i:on|for|in|with|across)\s++(?i:the\s++)?(?i:{names})\s*+"
-                      rf"(?i:series|generation|family|line-?up)(?![a-z])")
+                           rf"(?i:series|generation|family|line-?up)(?![a-z])")
 
 
 def series_figure(lex, text: str, after_chip: int, q_start: int, q_end: int) -> bool:

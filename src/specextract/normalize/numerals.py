@@ -58,7 +58,7 @@ def number_chars(lex: Lexicon) -> NumberChars:
         # number and a separator); nor may a separator and a digit follow: "312 624 1248"
         # is a list of numbers, not one
         compile_pattern(rf"[0-9](?<![0-9.,][0-9])(?<![^\W\d_][0-9])(?<![0-9]{sep}[0-9])"
-                   rf"[0-9]{{0,2}}(?:{sep}[0-9]{{3}})+(?![0-9]|{sep}[0-9])"),
+                        rf"[0-9]{{0,2}}(?:{sep}[0-9]{{3}})+(?![0-9]|{sep}[0-9])"),
         compile_pattern(sep),
         compile_pattern(rf"((?<=[0-9]){mark}+(?=[0-9.,]|{sep}[0-9])|(?<=[0-9][.,]){mark}+(?=[0-9]))"),
         compile_pattern(mark),

@@ -15,8 +15,8 @@ import numpy as np
 import opencc
 
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
-from ..regex_screens import compile_pattern
 from ..lexicon.trie import plain_trie
+from ..regex_screens import compile_pattern
 from .offsets import Edit, OffsetMap, RunBuilder, apply_edits
 
 OPENCC_CONFIG = "t2s"
