@@ -54,3 +54,32 @@ def test_a_store_without_wrong_figures_says_so():
     store = _store({"a.txt": [_claim("A100", "19.5", "19.5", verdict=SUPPORTED)]})
     assert worst_figures(store) == ([], 0)
     assert worst_text(store, "x.db") == "no wrong figures found"
+
+
+def test_the_report_pass_tallies_the_same_figures_as_the_store_gives(tmp_path):
+    """run takes the worst figures from the report's pass over the contradicted claims,
+    which come chip by chip and kind by kind: a figure whose claims carry two kinds
+    still has one line, with the first claim's diagnosis and all its documents."""
+    from specextract.check.reference import load_reference
+    from specextract.output.report import write_report
+    from specextract.output.worst import WorstTally
+    store = _store({
+        "a.txt": [_claim("A100", "15", "19.5", diagnosis="wrong precision: later kind"),
+                  _claim("H100", "30", "60", diagnosis="magnitude: 2x too small")],
+        "b.txt": [_claim("A100", "15", "19.5", diagnosis="misattributed: V100's"),
+                  _claim("A100", "1.5", "19.5", diagnosis="magnitude: 13x too small")],
+        "c.txt": [_claim("H100", "30", "60", diagnosis="magnitude: 2x too small"),
+                  _claim("B200", "4.5", "4.5", verdict=SUPPORTED)],
+    })
+    store.conn.execute("UPDATE claims SET start = 0, end = 2")   # pages draw the spans
+    store.conn.execute("UPDATE documents SET text = 'xx'")
+    tally = WorstTally(10)
+    write_report(store, tmp_path / "report", load_reference(), tally)
+    figures, total = worst_figures(store, 10)
+    assert (tally.figures(), tally.total) == (figures, total)
+    assert total == 5
+    assert [(f.entity, f.value, f.documents, f.diagnosis) for f in figures] == [
+        ("A100", "1.5", 1, "magnitude: 13x too small"),
+        ("H100", "30", 2, "magnitude: 2x too small"),
+        ("A100", "15", 2, "wrong precision: later kind")]
+    assert worst_text(store, "x.db", tally=tally) == worst_text(store, "x.db", 10)

@@ -296,7 +296,8 @@ def _same_value(a: str, b: str) -> bool:
 
 def build_ratios(frame: list[dict[str, str]], where: str,
                  entities: set[str]) -> list[MarketingRatio]:
-    names = sorted(entities, key=len, reverse=True)
+    names = [(name, re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w])", re.IGNORECASE))
+             for name in sorted(entities, key=len, reverse=True)]
     out = []
     for index, raw in enumerate(_records(frame)):
         line = index + 2
@@ -313,11 +314,12 @@ def build_ratios(frame: list[dict[str, str]], where: str,
     return out
 
 
-def _find_entity(text: str, names: list[str]) -> str:
-    """The first reference entity named in free text ('H100 SXM (dense FP16)' -> 'H100')."""
+def _find_entity(text: str, names: list[tuple[str, re.Pattern]]) -> str:
+    """The first reference entity named in free text ('H100 SXM (dense FP16)' -> 'H100');
+    ``names``: (entity, the pattern finding it as a word), longest name first."""
     best = None
-    for name in names:
-        m = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w])", text, re.IGNORECASE)
+    for name, pattern in names:
+        m = pattern.search(text)
         if m and (best is None or m.start() < best[0]):
             best = (m.start(), name)
     return best[1] if best else ""

@@ -269,15 +269,24 @@ def _segments(text: str) -> list[tuple[str, str]]:
     return [(c, lead) for c, lead in out if c.strip()]
 
 
+@lru_cache(maxsize=4)
+def _names_pattern(names: frozenset[str]) -> re.Pattern | None:
+    """A pattern finding any of ``names`` as a whole word, longest first (None for no
+    names); built once per table instead of once per condition."""
+    if not names:
+        return None
+    return re.compile("|".join(rf"(?<![\w-]){re.escape(n)}(?![\w])"
+                               for n in sorted(names, key=len, reverse=True) if n))
+
+
 def _other_card(text: str, own: frozenset[str], names: frozenset[str]) -> bool:
     """Does the text name a chip other than the row's own: a chip of the table, a codebook
     die (GA100 is the A100), or a model-like label ('A40:', "A40's")?"""
     own_keys = {entity_key(o) for o in own if o}
-    if names:
-        known = re.compile("|".join(rf"(?<![\w-]){re.escape(n)}(?![\w])"
-                                    for n in sorted(names, key=len, reverse=True) if n))
-        if any(entity_key(m.group(0)) not in own_keys for m in known.finditer(text)):
-            return True
+    known = _names_pattern(names)
+    if known is not None and any(entity_key(m.group(0)) not in own_keys
+                                 for m in known.finditer(text)):
+        return True
     die_chips, die_pattern = default_lexicon().built(dies)
     for die in die_pattern.findall(text) if die_pattern else ():
         if entity_key(die_chips[die.casefold()]) not in own_keys:

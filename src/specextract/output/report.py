@@ -35,14 +35,17 @@ from .index import (CLAIMS_PER_GROUP, CONSENSUS_SHOWN, GROUPS_SHOWN, Contradicte
                     consensus_page, consensus_rows, contradicted_page, documents_page,
                     group_page, group_page_name, index_parts)
 from .pages import document_page, safe_name
+from .worst import WorstTally
 
 MANIFEST = ".pages"           # in the report folder: page name, state of its document
 STAGING = ".staging"          # in the report folder: pages drawn by batch workers
 TMP_SUFFIX = ".tmp"
 
 
-def write_report(store: Store, folder: str | Path, reference: Reference) -> Path:
-    """Write the report into ``folder`` (updating an old one); returns index.html's path."""
+def write_report(store: Store, folder: str | Path, reference: Reference,
+                 worst: WorstTally | None = None) -> Path:
+    """Write the report into ``folder`` (updating an old one); returns index.html's path.
+    ``worst``: tallies the worst wrong figures on the way (see output/worst.py)."""
     folder = Path(folder)
     for leftover in (folder.with_name(folder.name + ".new"),
                      folder.with_name(folder.name + ".old")):   # earlier versions' swaps
@@ -51,7 +54,7 @@ def write_report(store: Store, folder: str | Path, reference: Reference) -> Path
     docs.mkdir(parents=True, exist_ok=True)
     write_pages(store, folder)
     shutil.rmtree(folder / STAGING, ignore_errors=True)
-    consensus, contradicted = write_lists(store, folder, reference)
+    consensus, contradicted = write_lists(store, folder, reference, worst)
     index = folder / "index.html"
     _write(index, index_parts(store, reference, consensus, contradicted))
     return index
@@ -170,8 +173,8 @@ def index_page(store: Store, reference: Reference) -> str:
     return "".join(index_parts(store, reference))
 
 
-def write_lists(store: Store, folder: Path, reference: Reference
-                ) -> tuple[tuple[int, list[str]], Contradicted]:
+def write_lists(store: Store, folder: Path, reference: Reference,
+                worst: WorstTally | None = None) -> tuple[tuple[int, list[str]], Contradicted]:
     """contradicted.html, documents.html, consensus.html and one page per contradicted
     group in ``groups/`` (pages of groups that are gone removed); returns what the index
     shows of the consensus (how many lines, the first CONSENSUS_SHOWN rows) and of the
@@ -198,7 +201,8 @@ def write_lists(store: Store, folder: Path, reference: Reference
     on_index = {(entity, kind) for entity, kind, _ in contradicted[:GROUPS_SHOWN]}
     shown: dict[Group, list[dict]] = {}
     written = set()
-    for (entity, kind), claims in groupby(queries.contradicted_claims(store.conn),
+    stream = queries.contradicted_claims(store.conn)
+    for (entity, kind), claims in groupby(stream if worst is None else worst.tapped(stream),
                                           key=itemgetter(0, 1)):
         rows = map(itemgetter(2), claims)
         if (entity, kind) in on_index:

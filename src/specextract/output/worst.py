@@ -4,10 +4,17 @@
 
 "Worst" is furthest from the reference (by ratio, so 10x too small counts as much as 10x
 too large); one line per chip, attribute and value, however many documents state it.
+
+The figures are tallied from the contradicted claims as ``queries.contradicted_claims``
+streams them, chip after chip: the report reads that stream anyway, so ``run`` takes the
+worst figures from the report's pass (:class:`WorstTally`) instead of reading the claims
+again. Memory holds one chip's figures and the ``n`` worst so far.
 """
 from __future__ import annotations
 
+import heapq
 import math
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ..rows import number
@@ -58,16 +65,76 @@ def severity(value: str, expected: str) -> float:
     return abs(math.log(v / e))
 
 
+class WorstTally:
+    """The ``n`` worst contradicted figures of the claims fed to it (``tapped``), which
+    come chip after chip (``queries.contradicted_claims`` order), and how many there were.
+
+    A figure is one (chip, attribute, value, baseline, metric); its unit, expected value
+    and diagnosis are those of its first claim as claims are listed (doc_id, path, seq),
+    its documents the distinct doc_ids stating it. Ranked furthest from the reference
+    first (``severity``), then most documents, chip, first seen."""
+
+    def __init__(self, n: int = SHOWN) -> None:
+        self.n = n
+        self.total = 0
+        self._entity: str | None = None
+        self._figures: dict[tuple[str, str, str, str], list] = {}   # one chip's
+        self._worst: list[tuple] = []
+
+    def tapped(self, stream: Iterable[tuple]) -> Iterator[tuple]:
+        """``stream`` (contradicted_claims' tuples) as it is, each claim tallied on the way."""
+        for item in stream:
+            self.add(item[0], item[2], item[3])
+            yield item
+
+    def add(self, entity: str, claim: dict, place: tuple) -> None:
+        if entity != self._entity:
+            self._close_chip()
+            self._entity = entity
+        self.total += 1
+        key = (claim["attribute"], claim["value"], claim["baseline"], claim["metric"])
+        figure = self._figures.get(key)
+        if figure is None:
+            self._figures[key] = [place, claim, {claim["doc_id"]}]
+            return
+        figure[2].add(claim["doc_id"])
+        if place < figure[0]:
+            figure[0], figure[1] = place, claim
+
+    def _close_chip(self) -> None:
+        """Rank the current chip's figures among the worst so far (a figure's place is
+        unique, so the ranking never compares further)."""
+        if not self._figures:
+            return
+        entity = self._entity
+        ranked = [(-severity(value, claim["expected"]), -len(docs), entity, place, value, claim)
+                  for (_, value, _, _), (place, claim, docs) in self._figures.items()]
+        ranked += self._worst
+        self._worst = heapq.nsmallest(self.n, ranked)
+        self._figures = {}
+
+    def figures(self) -> list[WrongFigure]:
+        """The worst figures, worst first (after every claim was fed)."""
+        self._close_chip()
+        return [WrongFigure(entity, claim["attribute"], value, claim["unit"], claim["expected"],
+                            claim["diagnosis"], -documents)
+                for _, documents, entity, _, value, claim in self._worst]
+
+
 def worst_figures(store, n: int = SHOWN) -> tuple[list[WrongFigure], int]:
     """The ``n`` worst contradicted figures of an open store, and how many claims are
     contradicted in all."""
-    rows, total = queries.worst_contradicted(store.conn, n, severity)
-    return [WrongFigure(*row) for row in rows], total
+    tally = WorstTally(n)
+    for _ in tally.tapped(queries.contradicted_claims(store.conn)):
+        pass
+    return tally.figures(), tally.total
 
 
-def worst_text(store, db_path: str, n: int = SHOWN) -> str:
-    """The lines ``run`` ends with: the worst figures and the command that exports all."""
-    figures, total = worst_figures(store, n)
+def worst_text(store, db_path: str, n: int = SHOWN, tally: WorstTally | None = None) -> str:
+    """The lines ``run`` ends with: the worst figures and the command that exports all
+    (``tally``: from the report's pass over the store, if it made one)."""
+    figures, total = (tally.figures(), tally.total) if tally is not None \
+        else worst_figures(store, n)
     if not total:
         return "no wrong figures found"
     lines = [f"worst of {total} wrong figures (claim → reference):"]

@@ -101,17 +101,18 @@ CLAIM_FIELDS = ("path", "doc_id", "page_doc_id", "entity", "attribute", "operato
                 "source", "self_contradiction")
 
 
-def contradicted_claims(conn: sqlite3.Connection,
-                        per_group: int | None = None) -> Iterator[tuple[str, str, dict]]:
-    """(chip, diagnosis kind, claim) of every contradicted claim (the first ``per_group`` of
-    each group, if given), one group after another (by chip, then kind), each group's claims
-    in document and text order; a claim is a dict of CLAIM_FIELDS (``page_doc_id``: the
-    doc_id of the document's page, "" when it has none). One pass over the claims for all
-    groups."""
+def contradicted_claims(conn: sqlite3.Connection, per_group: int | None = None
+                        ) -> Iterator[tuple[str, str, dict, tuple[int, str, str, int]]]:
+    """(chip, diagnosis kind, claim, place) of every contradicted claim (the first
+    ``per_group`` of each group, if given), one group after another (by chip, then kind),
+    each group's claims in document and text order; a claim is a dict of CLAIM_FIELDS
+    (``page_doc_id``: the doc_id of the document's page, "" when it has none), its place
+    (doc_id given, doc_id, path, seq) a key that sorts claims as they are listed (as
+    LISTED_ORDER does). One pass over the claims for all groups."""
     others = [f for f in CLAIM_FIELDS if f != "page_doc_id"]
     cols = ", ".join(f"coalesce(c.{_q(f)}, '')" for f in others)
     cur = conn.execute(
-        f"SELECT coalesce(c.entity, ''), {DIAGNOSIS_KIND}, "
+        f"SELECT coalesce(c.entity, ''), {DIAGNOSIS_KIND}, c.doc_id IS NOT NULL, c.seq, "
         f"CASE WHEN d.status = 'ok' THEN d.doc_id ELSE '' END, {cols} FROM claims c "
         f"LEFT JOIN documents d ON d.path = c.path WHERE c.verdict = ? "
         f"ORDER BY 1, 2, c.doc_id, c.path, c.seq", (CONTRADICTED,))
@@ -125,7 +126,8 @@ def contradicted_claims(conn: sqlite3.Connection,
             if taken == per_group:
                 continue
             taken += 1
-        yield entity, kind, dict(zip(fields, row[2:]))
+        claim = dict(zip(fields, row[4:]))
+        yield entity, kind, claim, (row[2], claim["doc_id"], claim["path"], row[3])
 
 
 # Where a claim stands in the order claims are listed (doc_id, path, seq), as one string
@@ -135,41 +137,6 @@ def contradicted_claims(conn: sqlite3.Connection,
 # with row_number() would sort all of them first.
 LISTED_ORDER = ("(CASE WHEN doc_id IS NULL THEN '0' ELSE '1' || doc_id END) || char(0) || "
                 "path || char(0) || printf('%020d', seq)")
-
-
-# The worst contradicted figures: one line per (entity, attribute, value, baseline, metric),
-# the unit, expected value and diagnosis of its first claim (doc_id, path, seq), the documents
-# stating it; furthest from the reference first (``severity``: the Python function that
-# worst_contradicted registers), then most documents, chip, first seen.
-WORST_SQL = f"""
-WITH c AS (
-  SELECT coalesce(entity, '') AS entity, coalesce(attribute, '') AS attribute,
-         coalesce(value, '') AS value, coalesce(baseline, '') AS baseline,
-         coalesce(metric, '') AS metric, coalesce(unit, '') AS unit,
-         coalesce(expected, '') AS expected, coalesce(diagnosis, '') AS diagnosis,
-         coalesce(doc_id, '') AS doc_id,
-         {LISTED_ORDER} AS rn
-  FROM claims WHERE verdict = ?),
-g AS (
-  SELECT entity, attribute, value, unit, expected, diagnosis, min(rn) AS first,
-         count(DISTINCT doc_id) AS documents
-  FROM c GROUP BY entity, attribute, value, baseline, metric)
-SELECT entity, attribute, value, unit, expected, diagnosis, documents FROM g
-ORDER BY severity(value, expected) DESC, documents DESC, entity, first LIMIT ?
-"""
-
-
-def worst_contradicted(conn: sqlite3.Connection, n: int,
-                       severity) -> tuple[list[tuple[str, str, str, str, str, str, int]], int]:
-    """The ``n`` worst contradicted figures as (entity, attribute, value, unit, expected,
-    diagnosis, documents), ranked by ``severity(value, expected)`` (a float, larger is worse),
-    and how many claims are contradicted in all. Grouped in SQLite: memory stays flat
-    however many claims are wrong."""
-    conn.create_function("severity", 2, severity, deterministic=True)
-    rows = conn.execute(WORST_SQL, (CONTRADICTED, n)).fetchall()
-    total = conn.execute("SELECT count(*) FROM claims WHERE verdict = ?",
-                         (CONTRADICTED,)).fetchone()[0]
-    return rows, total
 
 
 def _q(name: str) -> str:
