@@ -54,6 +54,22 @@ def test_claims_carry_no_verdict_index_and_older_stores_lose_theirs(tmp_path):
     assert store_module.RETIRED_INDEX not in _indexes(db)
 
 
+def test_verdict_tallies_read_once_what_the_three_count_queries_give(tmp_path):
+    from specextract.store import queries
+    with Store.open(tmp_path / "s.db") as store:
+        store.put_document(DOC, [row("19.5"), row("15", verdict="contradicted"),
+                                 row("15", entity="H100"), row("9", entity="V100", attribute="fp64"),
+                                 row("7", entity="V100", verdict="approximate"),
+                                 row("1", entity=None, attribute=None, verdict="unverifiable")])
+        store.conn.execute("UPDATE claims SET verdict = NULL WHERE entity = 'H100' "
+                           "OR attribute = 'fp64'")   # claims not checked yet
+        tallies = queries.verdict_tallies(store.conn)
+        assert tallies == (store.verdict_counts(), queries.verdicts_by(store.conn, "entity"),
+                           queries.verdicts_by(store.conn, "attribute"))
+        assert list(tallies[0]) == list(store.verdict_counts())
+        assert ("H100", None, None, None, None) in tallies[1]   # SQLite's sum of nothing
+
+
 def test_unseen_counts_the_documents_this_run_did_not_name(tmp_path):
     with Store.open(tmp_path / "s.db") as store:
         store.put_document(DOC, [row("19.5")])

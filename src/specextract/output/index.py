@@ -86,10 +86,11 @@ def index_parts(store: Store, reference: Reference,
            f"{esc(str(last.get('finished_at') or ''))}) · pipeline "
            f"{esc(str(last.get('pipeline_version', '')))} · reference "
            f"{esc(reference.version[:12])}</p>\n")
+    per_verdict, chips, attributes = queries.verdict_tallies(conn)
     yield "<h2>Verdicts</h2>"
-    yield verdict_table(store.verdict_counts())
+    yield verdict_table(per_verdict)
     yield legend()
-    yield charts(store)
+    yield charts(store, chips, attributes)
     yield "\n<h2>Contradicted claims</h2>"
     yield from contradicted_section(store, contradicted)
     yield "\n<h2>Documents</h2>"
@@ -112,15 +113,15 @@ def _share(n: int, total: int) -> str:
     return f"{100 * n / total:.1f}%" if total else ""
 
 
-def charts(store: Store) -> str:
-    chips = queries.verdicts_by(store.conn, "entity")
+def charts(store: Store, chips: list[tuple], attribute_rows: list[tuple]) -> str:
+    """The bar charts of claims per chip and per attribute (``chips``, ``attribute_rows``:
+    as queries.verdicts_by gives them) and the histogram of documents."""
     shown = [(name or "(none)", counts) for name, *counts in chips[:CHIPS_CHARTED]]
     rest = chips[CHIPS_CHARTED:]
     if rest:
         shown.append((f"{len(rest)} more chips",
                       [sum(r[1 + i] for r in rest) for i in range(len(VERDICTS))]))
-    attributes = [(name or "(none)", counts)
-                  for name, *counts in queries.verdicts_by(store.conn, "attribute")]
+    attributes = [(name or "(none)", counts) for name, *counts in attribute_rows]
     docs = queries.documents_histogram(store.conn, HIST_BINS)
     figures = [("Claims per chip", bar_chart(shown, label="verdicts per chip")),
                ("Claims per attribute", bar_chart(attributes, label="verdicts per attribute")),

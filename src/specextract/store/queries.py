@@ -46,6 +46,28 @@ def verdicts_by(conn: sqlite3.Connection, column: str) -> list[tuple]:
                         f"GROUP BY 1 ORDER BY count(*) DESC, 1").fetchall()
 
 
+def verdict_tallies(conn: sqlite3.Connection) -> tuple[dict, list[tuple], list[tuple]]:
+    """What ``Store.verdict_counts`` and ``verdicts_by`` entity and attribute give, from one
+    read of the claims: (claims per verdict, the entity rows, the attribute rows). A count
+    is None, as SQLite's sum gives it, for a key none of whose claims has a verdict."""
+    per_verdict: dict = {}
+    keys: tuple[dict, dict] = ({}, {})   # key -> [claims, {verdict: claims}]
+    for entity, attribute, verdict, n in conn.execute(
+            "SELECT coalesce(entity, ''), coalesce(attribute, ''), verdict, count(*) "
+            "FROM claims GROUP BY 1, 2, 3"):
+        per_verdict[verdict] = per_verdict.get(verdict, 0) + n
+        for table, key in zip(keys, (entity, attribute)):
+            tally = table.setdefault(key, [0, {}])
+            tally[0] += n
+            if verdict is not None:
+                tally[1][verdict] = tally[1].get(verdict, 0) + n
+    rows = tuple([(key, *((counts.get(v, 0) if counts else None) for v in VERDICTS))
+                  for key, (_, counts) in sorted(table.items(), key=lambda kv: (-kv[1][0], kv[0]))]
+                 for table in keys)
+    return dict(sorted(per_verdict.items(), key=lambda kv: (kv[0] is not None, kv[0] or ""))), \
+        rows[0], rows[1]
+
+
 def documents_histogram(conn: sqlite3.Connection, bins: tuple[int, ...]) -> list[int]:
     """How many ok documents have 0, 1, ... contradicted claims: one count per bin, a bin
     holding the counts from its lower bound up to the next bin's (the last: and above)."""
