@@ -26,8 +26,8 @@ from ..lexicon.files import data_path
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from ..errors import DataFileError
 from .rules import (
-    AttrSpec, condition_generations, entity_key, entity_name, parse_ratio, row_figures,
-    row_problem, to_decimal,
+    AttrSpec, condition_generations, entity_key, entity_name, name_regex, parse_ratio,
+    row_figures, row_problem, to_decimal,
 )
 from ..codebook import ATTRIBUTE_UNITS
 from .names import closest_attribute, table_attribute
@@ -296,7 +296,7 @@ def _same_value(a: str, b: str) -> bool:
 
 def build_ratios(frame: list[dict[str, str]], where: str,
                  entities: set[str]) -> list[MarketingRatio]:
-    names = [(name, re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w])", re.IGNORECASE))
+    names = [(name, re.compile(name_regex(name), re.IGNORECASE))
              for name in sorted(entities, key=len, reverse=True)]
     out = []
     for index, raw in enumerate(_records(frame)):

@@ -269,14 +269,18 @@ def _segments(text: str) -> list[tuple[str, str]]:
     return [(c, lead) for c, lead in out if c.strip()]
 
 
+def name_regex(name: str) -> str:
+    """A regex of ``name`` as a whole chip name ("A100" not in "A1000" or "GA100-")."""
+    return rf"(?<![\w-]){re.escape(name)}(?![\w])"
+
+
 @lru_cache(maxsize=4)
 def _names_pattern(names: frozenset[str]) -> re.Pattern | None:
     """A pattern finding any of ``names`` as a whole word, longest first (None for no
     names); built once per table instead of once per condition."""
     if not names:
         return None
-    return re.compile("|".join(rf"(?<![\w-]){re.escape(n)}(?![\w])"
-                               for n in sorted(names, key=len, reverse=True) if n))
+    return re.compile("|".join(name_regex(n) for n in sorted(names, key=len, reverse=True) if n))
 
 
 def _other_card(text: str, own: frozenset[str], names: frozenset[str]) -> bool:

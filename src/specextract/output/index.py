@@ -115,7 +115,7 @@ def _share(n: int, total: int) -> str:
 
 def charts(store: Store, chips: list[tuple], attribute_rows: list[tuple]) -> str:
     """The bar charts of claims per chip and per attribute (``chips``, ``attribute_rows``:
-    as queries.verdicts_by gives them) and the histogram of documents."""
+    as queries.verdict_tallies gives them) and the histogram of documents."""
     shown = [(name or "(none)", counts) for name, *counts in chips[:CHIPS_CHARTED]]
     rest = chips[CHIPS_CHARTED:]
     if rest:

@@ -125,8 +125,8 @@ def worst_figures(store, n: int = SHOWN) -> tuple[list[WrongFigure], int]:
     """The ``n`` worst contradicted figures of an open store, and how many claims are
     contradicted in all."""
     tally = WorstTally(n)
-    for _ in tally.tapped(queries.contradicted_claims(store.conn)):
-        pass
+    for entity, _kind, claim, place in queries.contradicted_claims(store.conn):
+        tally.add(entity, claim, place)
     return tally.figures(), tally.total
 
 

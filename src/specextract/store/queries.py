@@ -2,7 +2,7 @@
 plain rows (tuples or dicts of strings and numbers), streamed from SQLite, never the whole
 claims table in memory.
 
-    for row in queries.verdicts_by(store.conn, "entity"): ...
+    per_verdict, chips, attributes = queries.verdict_tallies(store.conn)
 
 Every function takes the ``sqlite3.Connection`` of a Store. Verdict counts come in the
 order of ``codebook.VERDICTS``.
@@ -37,19 +37,10 @@ def page_states(conn: sqlite3.Connection) -> Iterator[tuple[str, str, str, str, 
                              "check_version FROM documents WHERE status = 'ok'"))
 
 
-def verdicts_by(conn: sqlite3.Connection, column: str) -> list[tuple]:
-    """(key, count per verdict...) per value of the claims' ``column`` (entity or
-    attribute), most claims first."""
-    if column not in ("entity", "attribute"):
-        raise ValueError(f"verdicts are counted by entity or attribute, not {column!r}")
-    return conn.execute(f"SELECT coalesce(c.{column}, ''), {_COUNTS} FROM claims c "
-                        f"GROUP BY 1 ORDER BY count(*) DESC, 1").fetchall()
-
-
 def verdict_tallies(conn: sqlite3.Connection) -> tuple[dict, list[tuple], list[tuple]]:
-    """What ``Store.verdict_counts`` and ``verdicts_by`` entity and attribute give, from one
-    read of the claims: (claims per verdict, the entity rows, the attribute rows). A count
-    is None, as SQLite's sum gives it, for a key none of whose claims has a verdict."""
+    """The claims per verdict (as ``Store.verdict_counts``), and per chip and per attribute
+    (key, count per verdict...), most claims first, from one read of the claims. A key's
+    counts are None, as SQLite's sum gives them, when none of its claims has a verdict."""
     per_verdict: dict = {}
     keys: tuple[dict, dict] = ({}, {})   # key -> [claims, {verdict: claims}]
     for entity, attribute, verdict, n in conn.execute(
@@ -64,8 +55,7 @@ def verdict_tallies(conn: sqlite3.Connection) -> tuple[dict, list[tuple], list[t
     rows = tuple([(key, *((counts.get(v, 0) if counts else None) for v in VERDICTS))
                   for key, (_, counts) in sorted(table.items(), key=lambda kv: (-kv[1][0], kv[0]))]
                  for table in keys)
-    return dict(sorted(per_verdict.items(), key=lambda kv: (kv[0] is not None, kv[0] or ""))), \
-        rows[0], rows[1]
+    return per_verdict, rows[0], rows[1]
 
 
 def documents_histogram(conn: sqlite3.Connection, bins: tuple[int, ...]) -> list[int]:
