@@ -182,3 +182,11 @@ def test_word_trie_matches_any_case_by_itself(text, found):
     pattern = re.compile(trie_regex(["FP32", "实测", "超频"]))
     assert not pattern.flags & re.IGNORECASE
     assert [m.group() for m in pattern.finditer(text)] == found
+
+
+def test_a_lookup_key_drops_every_white_space_character_regex_s_matches():
+    """squash splits at str.split()'s white space: the characters ``\\s`` matches."""
+    from specextract.lexicon.trie import squash
+    every = "".join(map(chr, range(0x3001))) + "Ab C\u3000D\u205fE"
+    assert squash(every) == re.sub(r"\s+", "", every).lower()
+    assert squash(" RTX\u00a04090 ") == "rtx4090"

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from specextract.extract import patterns
-from specextract.regex_screens import (SPACES, _first_character_header, case_variants,
-                                       compile_pattern, compile_screened, fast_start, first_screen)
+from specextract.regex_screens import (SPACES, _drop_screen, _first_character_header, case_variants,
+                                       compile_pattern, compile_screened, fast_start,
+                                       first_characters, first_screen)
 
 I, V = re.IGNORECASE, re.VERBOSE
 
@@ -103,6 +104,8 @@ HEADER_SAMPLES = SAMPLES + [
     ("\\w+@x|[\\u4e00-\\u9fff]{2}", 0),           # \w and a wide range
     ("(?<!x)(?:kelvin|ſt|İx)", I),                # letters with more than two case forms
     ("(?:a|b)?c", I),
+    ("(?=[a])(?:a|b)x", 0),                       # a look-ahead that narrows: kept
+    ("(?-i:(?=[Aa]))(?i:a|b)x", 0),               # narrower than the rest in any case
 ]
 
 
@@ -158,3 +161,59 @@ def test_the_lexicon_scans_carry_their_first_characters() -> None:
     chips = default_lexicon().built(mentions.chip_lexicon)[0]
     tree = _parser.parse(chips.pattern, chips.flags)
     assert _first_character_header(tree, chips.flags) is not None
+
+
+# --- first characters as a set, tested before a match at one place (first_characters) ------
+@pytest.mark.parametrize("source,flags,chars", [
+    (r"abc|d", 0, set("ad")),
+    (r"(?<![A-Za-z])each", I, {"e", "E"}),
+    (r"(?<!\s)\s*+(?:到|至)", 0, SPACES | {"到", "至"}),
+    (r"(?i:s)x|比", 0, {"s", "S", "\u017f", "比"}),     # every case form the engine takes
+    (r"^[:：]", 0, {":", "："}),                         # an anchor is no character
+])
+def test_first_characters_as_a_set(source, flags, chars) -> None:
+    assert first_characters(re.compile(source, flags)) == chars
+
+
+@pytest.mark.parametrize("source", [r"a*", r"x|$", r"\d+GB", r"[^a]b", r".x"])
+def test_no_first_characters_where_no_finite_set_is_known(source) -> None:
+    with pytest.raises(ValueError, match="first characters"):
+        first_characters(re.compile(source))
+
+
+def _starts_tables():
+    return [(name[:-len("_STARTS")], getattr(patterns, name)) for name in dir(patterns)
+            if name.endswith("_STARTS")]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=ALPHABET + "(（）):：'’的之版升增GNVLS8集 ", max_size=30),
+       st.integers(0, 12))
+def test_match_at_finds_what_match_finds(text, pos) -> None:
+    """Every table of first characters in extract.patterns belongs to its pattern:
+    match_at gives what pattern.match gives, at every place."""
+    for name, starts in _starts_tables():
+        pattern = getattr(patterns, name)
+        got, want = patterns.match_at(pattern, starts, text, pos), pattern.match(text, pos)
+        assert (got and got.span()) == (want and want.span()), name
+
+
+def test_each_table_of_first_characters_is_its_patterns() -> None:
+    tables = _starts_tables()
+    assert len(tables) >= 10
+    for name, starts in tables:
+        assert starts == first_characters(getattr(patterns, name)), name
+
+
+@pytest.mark.parametrize("source,flags,dropped", [
+    (r"(?=[ab])(?:a|b)x", 0, True),               # it holds every first character: a screen
+    (r"(?-i:(?=[AaBb]))(?i:a|b)x", 0, True),
+    (r"(?=[a])(?:a|b)x", 0, False),               # it narrows the match: part of the pattern
+    (r"(?=[ab])\wx", 0, False),                   # the rest starts with a category
+    (r"(?!a)[ab]x", 0, False),                     # a negative look-ahead
+])
+def test_only_a_look_ahead_every_match_passes_is_dropped(source, flags, dropped) -> None:
+    tree = _parser.parse(source, flags)
+    before = len(tree.data)
+    _drop_screen(tree)
+    assert (len(tree.data) < before) is dropped

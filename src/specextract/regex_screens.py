@@ -17,7 +17,12 @@ goes further: it puts the set of first characters (``\\d`` and ``\\w`` included)
 compiled pattern's header, where the engine keeps the first characters of a pattern that
 opens with a plain class, so that ``search`` and ``finditer`` skip every other position in
 one tight loop and enter the pattern only where a match can start. The pattern itself is
-the one ``re.compile`` builds; a Python whose regex internals differ gets ``re.compile``.
+the one ``re.compile`` builds, less a leading look-ahead screen that holds every first
+character (each position the header lets through would pass it again); a Python whose
+regex internals differ gets ``re.compile``.
+
+:func:`first_characters` gives the same characters as a set, to test before
+``pattern.match(text, pos)`` where a pattern is matched at one place many times.
 """
 from __future__ import annotations
 
@@ -71,8 +76,10 @@ def _compiled(source: str, flags: int, tree) -> re.Pattern:
     """What ``re._compiler.compile`` builds from ``tree``, with a first-character header
     where the engine has none and one can be read."""
     all_flags = tree.state.flags | flags
-    code = _compiler._code(tree, flags)
     header = _first_character_header(tree, all_flags)
+    if header is not None:
+        _drop_screen(tree)
+    code = _compiler._code(tree, flags)
     if header is not None and code[0] == C.INFO:
         code = header + code[code[1] + 1:]   # the pattern after the engine's own header
     groups = [None] * tree.state.groups
@@ -99,6 +106,39 @@ def _first_character_header(tree, flags: int) -> list[int] | None:
     return header
 
 
+def _drop_screen(tree) -> None:
+    """Drop a leading look-ahead that every match passes (a screen: it holds every character
+    the rest can start with) from ``tree``: with the first characters in the header,
+    ``search`` tries only positions that pass it, and each of them would test it again."""
+    items, ignore_case = tree.data, bool(tree.state.flags & re.IGNORECASE)
+    if not items:
+        return
+    op, av = items[0]
+    if op is C.SUBPATTERN and av[0] is None and len(av[3]) == 1:   # "(?-i:(?=[...]))"
+        inner_case = _scoped(ignore_case, av[1], av[2])
+        op, av = av[3][0]
+    else:
+        inner_case = ignore_case
+    if op is not C.ASSERT or av[0] != 1:
+        return
+    try:
+        screen = _characters(_first(av[1], inner_case))
+        rest = _characters(_first(items[1:], ignore_case))
+    except Exception:  # noqa: BLE001 - _Unread, or a parser that changed: keep it
+        return
+    if screen is not None and rest is not None and rest <= screen:
+        del tree.data[0]
+
+
+def _characters(first: tuple[set[str], set[str], bool, set]) -> set[str] | None:
+    """The characters of _first's reading (case variants included), None when it is not a
+    finite set of characters (an empty match, a category)."""
+    chars, folded, empty, other = first
+    if empty or other:
+        return None
+    return chars | {v for ch in folded for v in case_variants(ch)}
+
+
 def _charset_items(tree) -> list | None:
     """The engine's class items for every character a match can start with (case
     variants included), or None when that set is unknown or the pattern can start with
@@ -113,6 +153,23 @@ def _charset_items(tree) -> list | None:
         chars |= case_variants(ch)
     items = [(C.LITERAL, ord(ch)) for ch in sorted(chars)]
     return items + sorted(other, key=str) or None
+
+
+def first_characters(pattern: re.Pattern) -> frozenset[str]:
+    """Every character a match of ``pattern`` can start with (case variants included): a
+    test to make before ``pattern.match(text, pos)``, which fails where ``text[pos]`` is
+    none of them. ValueError where no such finite set can be read (the pattern can match
+    the empty string, or opens with ``\\d``, ``\\w``, a negated class, ...)."""
+    tree = _parse(pattern)
+    try:
+        chars, folded, empty, other = _first(tree.data, bool(tree.state.flags & re.IGNORECASE))
+    except Exception:  # noqa: BLE001 - _Unread, or a parser that changed
+        raise ValueError(f"no first characters can be read from {pattern.pattern!r}") from None
+    if empty or other:
+        raise ValueError(f"no finite set of first characters for {pattern.pattern!r}")
+    for ch in folded:
+        chars |= case_variants(ch)
+    return frozenset(chars)
 
 
 def case_variants(ch: str) -> set[str]:

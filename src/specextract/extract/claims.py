@@ -19,7 +19,7 @@ from .quantities import RANGE_JOIN, Quantity, find_quantities, units_of
 from .relabel import base_clocks, relabel
 from ..records import Claim
 from .tables import link_tables
-from .patterns import FIGURE_HINT, LATIN_OR_DIGIT, TABLE_RULE
+from .patterns import FIGURE_HINT, LATIN_OR_DIGIT, TABLE_RULE, TABLE_RULE_STARTS, match_at
 
 
 def active_regions(text: str) -> list[tuple[int, int]]:
@@ -37,7 +37,7 @@ def active_regions(text: str) -> list[tuple[int, int]]:
                 regions[-1] = (regions[-1][0], end)
             else:
                 regions.append((start, end))
-        if line.strip() and not (previous and TABLE_RULE.match(line)):
+        if line.strip() and not (previous and match_at(TABLE_RULE, TABLE_RULE_STARTS, line)):
             previous = (pos, end)  # a "|---|" rule keeps the header above it as "previous"
         pos = end + 1
     return regions
@@ -55,7 +55,7 @@ def find_all(text: str, lexicon: Lexicon | None = None) -> Found:
     # label run into a figure ("FP647.8", "Memory128 GB", "Matrix95.7") gives the figure
     masked = _mask(text, sorted([(c.start, c.end) for c in chips]
                                 + [(k.start, k.end) for k in keywords + qualifiers
-                                   if LATIN_OR_DIGIT.match(text, k.start)
+                                   if text[k.start:k.start + 1] in LATIN_OR_DIGIT
                                    and k.attribute not in ("pcie_gen", "-")]))
     labels = [(k.start, k.dims) for k in keywords]
     quantities = apply_legends(text, find_quantities(masked, regions, lexicon, labels), keywords,

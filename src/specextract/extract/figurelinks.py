@@ -18,12 +18,12 @@ from .cues import cue_pattern, cue_value
 from .drafts import (DEFAULT_ATTRIBUTE, PRECISE_ATTRS, THROUGHPUT_ATTRS, Draft, fits,
                      in_canonical, plausible, relations)
 from .mentions import Keyword, Mention
-from .patterns import (ASIDE_AFTER, ASIDE_CHIP, ASIDE_OPEN, CONCESSIVE_OPEN, OF_PREDECESSOR, GLOSS_GAP, GLOSS_OPEN,
+from .patterns import (ASIDE_AFTER, ASIDE_AFTER_STARTS, ASIDE_CHIP, ASIDE_OPEN, CONCESSIVE_OPEN, OF_PREDECESSOR, GLOSS_GAP, GLOSS_OPEN,
                        ASSIGN_GAP, BOTH, CHIP_JOIN, CLOSE_AFTER,
                        COUNT_GAP, DESCRIBES_CHIP, FOR_CHIP, ON_CHIP, FROM, FROM_PREDECESSOR, GENERIC_BANDWIDTH, GROUP_REF, KEYWORD_JOIN,
                        LABEL_GAP, LINE_SENTENCE_END, LINK_WORDS, ORIGINAL_EDITION, POSSESSIVE,
-                       POSSESSIVE_LIST, PRONOUN_START, SEPARATOR, TIGHT_GAP, TO_AFTER, TO_AFTER_WORD,
-                       VARIANT_OF)
+                       POSSESSIVE_LIST, POSSESSIVE_LIST_STARTS, POSSESSIVE_STARTS, PRONOUN_START, SEPARATOR, TIGHT_GAP, TO_AFTER, TO_AFTER_WORD,
+                       VARIANT_OF, match_at)
 from .quantities import Quantity
 from .headings import grid_row, heading_chip
 from .segment import list_under
@@ -149,7 +149,7 @@ class FigureLinks(Sentence):
                 return k
             if q.dimension not in ("count", "bare") and TIGHT_GAP.match(gap):
                 return k
-        aside = ASIDE_AFTER.match(self.text, q.end)
+        aside = match_at(ASIDE_AFTER, ASIDE_AFTER_STARTS, self.text, q.end)
         if aside and q.dimension not in ("count", "bare"):  # the label after a bracketed aside
             label = next((k for k in fits if aside.end() <= k.start <= aside.end() + 20), None)
             if label is not None and TIGHT_GAP.match(self.text[aside.end():label.start]):
@@ -247,7 +247,8 @@ class FigureLinks(Sentence):
             return None, ""  # "…提升到 Blackwell 系列的 8TB/s": the series', not the chip's
         if before:
             gap = self.text[max(before[-1].end, before[-1].variant_end):q.start]
-            if (POSSESSIVE.match(gap) or POSSESSIVE_LIST.match(gap)) and not VARIANT_OF.search(
+            if (match_at(POSSESSIVE, POSSESSIVE_STARTS, gap)
+                    or match_at(POSSESSIVE_LIST, POSSESSIVE_LIST_STARTS, gap)) and not VARIANT_OF.search(
                     self.text, max(self.span.start, before[-1].start - 32), before[-1].start):
                 # "the H100's 80 billion", "V100的900 GB/s", "H100的80GB、3.35TB/s" (not "a
                 # variant of the B200 (700W)": the variant's figure)

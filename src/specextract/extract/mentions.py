@@ -16,9 +16,9 @@ from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from ..lexicon.trie import either, first_chars, model_name, plain_trie, scan, squash, trie_regex
 from ..regex_screens import compile_pattern
 from .chipnames import find_names
-from .patterns import (ALIAS_SEPARATORS, CODENAME_GAP, EDITION_AFTER, EDITION_BEFORE, FULL_DIE_BEFORE,
-                       NOT_A_CHIP_AFTER, SUPERCHIP_AFTER, SYSTEM_AFTER, SYSTEM_BEFORE,
-                       VARIANT_SEP)
+from .patterns import (ALIAS_SEPARATORS, CODENAME_GAP, EDITION_AFTER, EDITION_AFTER_STARTS,
+                       EDITION_BEFORE, FULL_DIE_BEFORE, NOT_A_CHIP_AFTER, SUPERCHIP_AFTER,
+                       SYSTEM_AFTER, SYSTEM_AFTER_STARTS, SYSTEM_BEFORE, VARIANT_SEP, match_at)
 
 CONTEXT_WINDOW = 40
 
@@ -160,11 +160,11 @@ def _mention(text: str, start: int, end: int, entity: str, lex: Lexicon,
              kind: str = "") -> Mention:
     variant, variant_end = read_variant(text, end, lex)
     if not variant and (EDITION_BEFORE.search(text, max(0, start - 16), start)
-                        or EDITION_AFTER.match(text, end)) \
+                        or match_at(EDITION_AFTER, EDITION_AFTER_STARTS, text, end)) \
             and entity not in lex.built(_editions):
         variant = EDITION_VARIANT  # "中国特供版Gaudi 3": not the figures of the chip sold elsewhere
     system = bool(SYSTEM_BEFORE.search(text[max(0, start - 12):start])
-                  or SYSTEM_AFTER.match(text[end:end + 12]))
+                  or match_at(SYSTEM_AFTER, SYSTEM_AFTER_STARTS, text[end:end + 12]))
     return Mention(start, end, entity, variant, variant_end, system, kind)
 
 

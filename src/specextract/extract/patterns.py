@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from ..regex_screens import compile_screened
+from ..regex_screens import compile_screened, first_characters
 
 I, V = re.IGNORECASE, re.VERBOSE
 
@@ -590,7 +590,7 @@ FRACTION = compile_screened(r"""
 
 # === claims: the whole document =========================================================
 
-LATIN_OR_DIGIT = compile_screened(r"[A-Za-z0-9]")
+LATIN_OR_DIGIT = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 # Where a figure can be: a digit, a Chinese numeral with a counter, a number word (behind
 # a look-ahead on their first characters: most positions fail one set test).
 FIGURE_HINT = compile_screened(r"""
@@ -695,3 +695,33 @@ COMPARE_HEADER = compile_screened(r"""
     | (?i:speed-?ups?|improvement|uplift|gain|x\s*faster|ratio)
     """, re.VERBOSE)
 DECREASE = compile_screened(r"[-−–]\s*$")
+
+
+# === first characters ===================================================================
+
+# The characters a match can start with (regex_screens.first_characters) of the patterns
+# matched at a given place once per figure or chip: where the character there is none of
+# them the pattern cannot match, and one set test stands for a call into the regex engine
+# (``match_at(RANGE_AFTER, RANGE_AFTER_STARTS, text, pos)``).
+RANGE_AFTER_STARTS = first_characters(RANGE_AFTER)
+RANGE_JOIN_STARTS = first_characters(RANGE_JOIN)
+RATIO_NOTATION_NEXT_STARTS = first_characters(RATIO_NOTATION_NEXT)
+ASIDE_AFTER_STARTS = first_characters(ASIDE_AFTER)
+POSSESSIVE_STARTS = first_characters(POSSESSIVE)
+POSSESSIVE_LIST_STARTS = first_characters(POSSESSIVE_LIST)
+SAME_AS_STARTS = first_characters(SAME_AS)
+LABEL_COLON_STARTS = first_characters(LABEL_COLON)
+RATIO_OF_STARTS = first_characters(RATIO_OF)
+UPGRADE_OF_STARTS = first_characters(UPGRADE_OF)
+BETWEEN_END_STARTS = first_characters(BETWEEN_END)
+EDITION_AFTER_STARTS = first_characters(EDITION_AFTER)
+SYSTEM_AFTER_STARTS = first_characters(SYSTEM_AFTER)
+PLURAL_REF_STARTS = first_characters(PLURAL_REF)
+TABLE_RULE_STARTS = first_characters(TABLE_RULE)
+
+
+def match_at(pattern: re.Pattern, starts: frozenset[str], text: str,
+             pos: int = 0) -> re.Match | None:
+    """``pattern.match(text, pos)``, where ``starts`` holds the characters its matches can
+    start with: none where ``text[pos]`` is none of them, without calling the engine."""
+    return pattern.match(text, pos) if text[pos:pos + 1] in starts else None

@@ -23,8 +23,9 @@ from .numbers import (MAGNITUDES, ORDINAL_WORDS, WORD_NUMBERS, Number, parse_ara
                        parse_cjk, scale, times)
 from .patterns import (ARABIC, CJK_NUM, FLOP_WORDS, FOUNDRY_NODE, NEWLINE, ORDINAL_PATTERNS,
                        PER_SECOND_BEFORE, QUANTITY_MAGNITUDE as MAGNITUDE,
-                       QUANTITY_PAIR_JOIN as PAIR_JOIN, RANGE_AFTER, RANGE_JOIN, RATIO_WORDS,
-                       RATIO_NOTATION_NEXT, RATIO_NOTATION_PREVIOUS,
+                       QUANTITY_PAIR_JOIN as PAIR_JOIN, RANGE_AFTER, RANGE_AFTER_STARTS, RANGE_JOIN,
+                       RANGE_JOIN_STARTS, RATIO_WORDS, RATIO_NOTATION_NEXT,
+                       RATIO_NOTATION_NEXT_STARTS, RATIO_NOTATION_PREVIOUS, match_at,
                        SHARED_UNIT_AFTER, SHARED_UNIT_BEFORE, WORD_NUM)
 
 COUNTERS = {"个": "count", "颗": "count", "枚": "count", "组": "count",
@@ -167,7 +168,7 @@ def _in_ratio_notation(text: str, q: Quantity) -> bool:
     (Not a label's digits before a colon: "FP32:19.5".)"""
     if q.dimension != "bare" or (q.start and (text[q.start - 1].isalnum() or text[q.start - 1] == ".")):
         return False
-    return (RATIO_NOTATION_NEXT.match(text, q.end) is not None
+    return (match_at(RATIO_NOTATION_NEXT, RATIO_NOTATION_NEXT_STARTS, text, q.end) is not None
             or RATIO_NOTATION_PREVIOUS.search(text, max(0, q.start - 12), q.start) is not None)
 
 
@@ -245,7 +246,7 @@ def _mark_ranges(text: str, quantities: list[Quantity]) -> list[Quantity]:
     out = list(quantities)
     for i in range(1, len(out)):
         a, b = out[i - 1], out[i]
-        if b.start - a.end <= 4 and RANGE_JOIN.match(text[a.end:b.start]) \
+        if b.start - a.end <= 4 and match_at(RANGE_JOIN, RANGE_JOIN_STARTS, text[a.end:b.start]) \
                 and a.dimension not in ("ordinal",) and b.dimension not in ("ordinal",):
             out[i - 1] = replace(a, is_range=True)
             out[i] = replace(b, is_range=True)
@@ -277,7 +278,7 @@ def _quantity(text: str, m: re.Match, units: Units) -> Quantity | None:
             dimension = "bandwidth"
         elif text.startswith("每秒", end):
             dimension, end = "bandwidth", end + 2
-    is_range = bool(RANGE_AFTER.match(text, end))
+    is_range = match_at(RANGE_AFTER, RANGE_AFTER_STARTS, text, end) is not None
     return Quantity(start, end, value, precision_exp, dimension, written,
                     start, number_end, is_range)
 

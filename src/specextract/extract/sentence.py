@@ -11,7 +11,9 @@ from .cues import cue_pattern, cue_value
 from .drafts import Draft, Found
 from .mentions import Keyword, Mention
 from .nonclaims import not_a_claim
-from .patterns import (ASIDE_PREDECESSOR, AFTER_RATIO, BETWEEN_AND, BETWEEN_END, CHIP_JOIN,
+from .patterns import (ASIDE_PREDECESSOR, AFTER_RATIO, BETWEEN_AND, BETWEEN_END, BETWEEN_END_STARTS,
+                       CHIP_JOIN, LABEL_COLON_STARTS, RATIO_OF_STARTS, SAME_AS_STARTS,
+                       UPGRADE_OF_STARTS, match_at,
                        CLAUSE_PUNCTUATION, FROM, OPEN_TAIL, SURPASS,
                        LABEL_COLON, LIST_GAP, MODIFIED_COMPARE, OF_AFTER, OWNER_TAIL, LINE_TAIL,
                        PER_INSTANCE, PER_INSTANCE_BEFORE, PREDECESSOR_TAIL, RATIO_OF, REFUTED,
@@ -193,7 +195,7 @@ class Sentence:
         head = PREDECESSOR_TAIL.sub("", self.text[max(self.span.start, c.start - 40):c.start])
         head = VENDOR_TAIL.sub("", head)[-16:]
         tail = self.text[max(c.end, c.variant_end):c.end + 16]
-        if LABEL_COLON.match(tail) and not (ASIDE_PREDECESSOR.search(self.text, max(self.span.start, c.start - 8), c.start) and in_aside(self.text, self.span.start, c.start)):
+        if match_at(LABEL_COLON, LABEL_COLON_STARTS, tail) and not (ASIDE_PREDECESSOR.search(self.text, max(self.span.start, c.start - 8), c.start) and in_aside(self.text, self.span.start, c.start)):
             # "对比英伟达A100：FP16 312 TFLOPS…": the chip heads what follows, unless the
             # subject beats it ("全面超越H100：FP8达2.25 PFLOPS" lists the subject's figures)
             return bool(SURPASS.search(head))
@@ -207,10 +209,12 @@ class Sentence:
             return True  # "over the company's older Tesla V100", "比配备 HBM3 的 H100"
         if (STRONG_COMPARE.search(head) or AFTER_RATIO.search(head) or FROM.search(head)
                 or VARIANT_OF.search(head)
-                or RATIO_OF.match(tail) or UPGRADE_OF.match(tail) or BETWEEN_END.match(tail)
+                or match_at(RATIO_OF, RATIO_OF_STARTS, tail)
+                or match_at(UPGRADE_OF, UPGRADE_OF_STARTS, tail)
+                or match_at(BETWEEN_END, BETWEEN_END_STARTS, tail)
                 or (WEAK_COMPARE.search(head) and OF_AFTER.match(tail))
-                or (WITH.search(head) and SAME_AS.match(tail))
-                or (SAME_AS.match(GPU_LEAD.sub("", tail)) and WITH.search(NAME_WORD_TAIL.sub("", head)))):
+                or (WITH.search(head) and match_at(SAME_AS, SAME_AS_STARTS, tail))
+                or (match_at(SAME_AS, SAME_AS_STARTS, GPU_LEAD.sub("", tail)) and WITH.search(NAME_WORD_TAIL.sub("", head)))):
             return True  # "与 Pascal P100 GPU 相比": a family word before, GPU after
         # "与H100和H200同系列": a chip joined to a baseline that follows it
         if not WITH.search(head):
@@ -232,7 +236,7 @@ class Sentence:
         lead = max(self.span.start, c.start - 32)
         if m is None and ("比" in self.text[lead:c.start] or "较" in self.text[lead:c.start]):
             m = LEAD_MODIFIED_COMPARE.search(self.text, lead, c.start)
-        if m is None and SAME_AS.match(self.text, max(c.end, c.variant_end)):
+        if m is None and match_at(SAME_AS, SAME_AS_STARTS, self.text, max(c.end, c.variant_end)):
             m = WITH_MODIFIED.search(self.text, max(self.span.start, c.start - 24), c.start)
         return m is not None and not any(m.start() <= d.start < c.start for d in self.chips)
 

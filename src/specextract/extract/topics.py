@@ -12,7 +12,7 @@ import re
 from ..regex_screens import compile_pattern, compile_screened
 from .drafts import relations
 from .mentions import Mention
-from .patterns import ASIDE_SAME, FIGURE_JOIN, PLURAL_REF, SAME_TAIL
+from .patterns import ASIDE_SAME, FIGURE_JOIN, PLURAL_REF, PLURAL_REF_STARTS, SAME_TAIL, match_at
 
 
 def comparison_keeps_topic(topic: Mention | None, subject: Mention, compared: set[str],
@@ -37,7 +37,7 @@ def group_figures(text: str, span, figures: list, group: list[Mention]) -> list[
     start = span.start
     while start < span.end and text[start] in LEAD:
         start += 1
-    if len(group) < 2 or not PLURAL_REF.match(text, start):
+    if len(group) < 2 or not match_at(PLURAL_REF, PLURAL_REF_STARTS, text, start):
         return []
     runs: list[list] = []
     for q in figures:

@@ -18,9 +18,8 @@ PIECES = {FLEX_SPACE: r"\s*", FLEX_SEP: r"[\s\-]?", FLEX_ONE: r"\s?"}
 # after "m", "s" or "z".
 LATIN_LEFT = r"(?-i:(?<![a-ln-rt-y])(?:(?<![msz])|(?<=[BbMm]/s)|(?<=Hz)|(?<=nm)))"
 LATIN_RIGHT = r"(?-i:(?![a-z]))"
-# The lexicon's only fixed patterns (the rest is built from its word lists):
+# The lexicon's only fixed pattern (the rest is built from its word lists):
 LETTERS_DIGIT = re.compile(r"(?<![A-Za-z])([A-Za-z]{2,}+)(\d)")   # "RTX4090": the seam
-WHITE_SPACE = re.compile(r"\s+")                                  # dropped from lookup keys
 
 
 def flexible(word: str) -> str:
@@ -148,8 +147,9 @@ def _folded_piece(ch: str) -> str:
 
 
 def squash(text: str) -> str:
-    """The lookup key of a matched word: lower case, no white space."""
-    return WHITE_SPACE.sub("", text).lower()
+    """The lookup key of a matched word: lower case, no white space (str.split() splits
+    at the characters ``\\s`` matches, and joins faster than a regex substitutes)."""
+    return "".join(text.split()).lower()
 
 
 def scan(pattern: re.Pattern, text: str, regions=None):
