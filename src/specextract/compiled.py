@@ -34,7 +34,8 @@ COMPILED_MODULES = ("rows.py",               # and these, per claim outside thos
                     "output/pages.py",       # a claim to a store row and back, a claim
                     "output/index.py",       # and a consensus line drawn in HTML, a
                     "output/csvtext.py",     # claim's line of claims.csv, a value's
-                    "decimaltext.py")        # text in all of them
+                    "decimaltext.py",        # text in all of them, and the report's
+                    "store/queries.py")      # rows, a consensus line or claim each
 GROUP = "specextract_native"                 # the shared library's name
 PURE_VARIABLE = "SPECEXTRACT_PURE"
 
