@@ -190,3 +190,15 @@ def test_a_lookup_key_drops_every_white_space_character_regex_s_matches():
     every = "".join(map(chr, range(0x3001))) + "Ab C\u3000D\u205fE"
     assert squash(every) == re.sub(r"\s+", "", every).lower()
     assert squash(" RTX\u00a04090 ") == "rtx4090"
+
+
+def test_what_a_lexicon_built_is_found_in_its_table_once_made():
+    from specextract.extract.cues import _cue_pattern
+    from specextract.lexicon import Lexicon
+    from specextract.lexicon.made import built
+    lex = Lexicon.load()
+    assert (_cue_pattern, "exclude", "") not in lex.made
+    first = built(lex, _cue_pattern, "exclude", "")   # made by Lexicon.built
+    assert lex.made[(_cue_pattern, "exclude", "")] is first
+    assert built(lex, _cue_pattern, "exclude", "") is first is lex.built(_cue_pattern, "exclude", "")
+    assert built(Lexicon.load(), _cue_pattern, "exclude", "") is not first   # per lexicon

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from ..lexicon.lexicon import Lexicon
+from ..lexicon.made import built
 from ..lexicon.trie import squash, trie_regex
 from ..regex_screens import compile_pattern
 
@@ -11,7 +12,7 @@ from ..regex_screens import compile_pattern
 def cue_pattern(lex: Lexicon, kind: str, anchor: str = "") -> re.Pattern:
     """Regex of the cues of ``kind`` (longest first); ``anchor`` '$' pins it to the end
     of the searched text, '^' to the start."""
-    return lex.built(_cue_pattern, kind, anchor)
+    return built(lex, _cue_pattern, kind, anchor)
 
 
 def _cue_pattern(lex: Lexicon, kind: str, anchor: str) -> re.Pattern:
@@ -29,4 +30,4 @@ def cue_values(lex: Lexicon, kind: str) -> dict[str, str]:
 
 
 def cue_value(lex: Lexicon, kind: str, matched: str) -> str:
-    return lex.built(cue_values, kind).get(squash(matched), "")
+    return built(lex, cue_values, kind).get(squash(matched), "")

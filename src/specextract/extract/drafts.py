@@ -10,6 +10,7 @@ from decimal import Decimal
 
 from ..codebook import PRECISION_ATTRIBUTES
 from ..lexicon.lexicon import Lexicon, default_lexicon
+from ..lexicon.made import built
 from .mentions import Keyword, Mention
 from .quantities import Quantity
 from .segment import Span
@@ -130,7 +131,7 @@ ANY_VALUE = (Decimal(0), Decimal("Infinity"))
 
 
 def plausible(lex: Lexicon, attribute: str, value: Decimal) -> bool:
-    lo, hi = lex.built(plausible_ranges).get(attribute, ANY_VALUE)
+    lo, hi = built(lex, plausible_ranges).get(attribute, ANY_VALUE)
     return lo <= value <= hi
 
 

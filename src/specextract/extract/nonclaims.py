@@ -28,6 +28,7 @@ import re
 from collections.abc import Sequence
 
 from ..lexicon.lexicon import Lexicon
+from ..lexicon.made import built
 from ..regex_screens import compile_pattern
 from .cues import cue_pattern, cue_value
 from .quantities import Quantity
@@ -62,9 +63,9 @@ def per_unit(lex: Lexicon, text: str, q: Quantity, clause_start: int) -> bool:
     """Is the figure given per SM / GPC / link / stack / ... rather than per chip?"""
     start = max(clause_start, q.start - PER_UNIT_REACH)
     closed = max(text.rfind(")", start, q.start), text.rfind("）", start, q.start))
-    if lex.built(_per_unit_before).search(text, max(start, closed + 1), q.start):
+    if built(lex, _per_unit_before).search(text, max(start, closed + 1), q.start):
         return True  # (an aside closed before the figure is not about it: "304 CUs (38 per XCD) and 192GB")
-    return bool(lex.built(_per_unit_after).match(text[q.end:q.end + 52]))
+    return bool(built(lex, _per_unit_after).match(text[q.end:q.end + 52]))
 
 
 def difference(lex: Lexicon, text: str, q: Quantity) -> bool:
@@ -74,7 +75,7 @@ def difference(lex: Lexicon, text: str, q: Quantity) -> bool:
         return False
     head = text[max(0, q.start - 12):q.start]
     after = cue_pattern(lex, "difference_after", "^")  # "a 50W increase in TDP", "8GB more"
-    return bool(lex.built(_difference_before).search(head) or DIFFERENCE_SIGN.search(head)
+    return bool(built(lex, _difference_before).search(head) or DIFFERENCE_SIGN.search(head)
                 or after.match(text[q.end:q.end + 16])
                 or text.find("比", max(0, q.start - 40), q.start) >= 0
                 and COMPARED_GAP.search(text, max(0, q.start - 40), q.start) is not None)
@@ -99,7 +100,7 @@ def other_link(lex: Lexicon, text: str, q: Quantity, clause_start: int,
     if q.dimension not in ("bandwidth", "bytes"):
         return False
     limit = len(text) if clause_end is None else clause_end
-    if lex.built(_network_after).match(text, q.end, min(q.end + NETWORK_REACH, limit)):
+    if built(lex, _network_after).match(text, q.end, min(q.end + NETWORK_REACH, limit)):
         return True
     if q.dimension != "bandwidth":
         return False
@@ -192,7 +193,7 @@ def unit_sentence(lex: Lexicon, text: str, q: Quantity, sentence_start: int,
     """A figure of a sentence that opens with "每个 SM" / "Each SM" (and has not turned to
     the whole chip or named a chip before it: "整个芯片", "in total", "the H100 has"), or
     one right after "SM中"."""
-    opening, inside, whole = lex.built(_unit_patterns)
+    opening, inside, whole = built(lex, _unit_patterns)
     if inside.search(text, max(sentence_start, q.start - 16), q.start):
         return True
     found = opening.match(text, sentence_start, q.start)

@@ -15,6 +15,7 @@ from decimal import Decimal
 from functools import lru_cache
 
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
+from ..lexicon.made import built
 from ..regex_screens import compile_pattern
 from ..lexicon.trie import FLEX_ONE, plain_trie, scan
 from ..lexicon.units import unit_rows
@@ -89,7 +90,7 @@ class Units:
 
 def units_of(lexicon: Lexicon | None = None) -> Units:
     """The units of ``lexicon`` (the bundled one by default), built once per lexicon."""
-    return lexicon_or_default(lexicon).built(_build_units)
+    return built(lexicon_or_default(lexicon), _build_units)
 
 
 def _build_units(lex: Lexicon) -> Units:

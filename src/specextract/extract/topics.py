@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ..lexicon.made import built
 from ..regex_screens import compile_pattern, compile_screened
 from .drafts import relations
 from .mentions import Mention
@@ -123,18 +124,18 @@ def series_figure(lex, text: str, after_chip: int, q_start: int, q_end: int) -> 
     8TB/s", "8 TB/s on the Blackwell generation") rather than for the chip named before it
     (at ``after_chip``)? A series-wide figure is no claim (codebook). The series' word is
     at most a few words before the figure ("Blackwell 系列的带宽达到 8TB/s")."""
-    for m in lex.built(_series_owner).finditer(text, after_chip, q_start):
+    for m in built(lex, _series_owner).finditer(text, after_chip, q_start):
         if q_start - m.end() <= 8:
             return True
-    return lex.built(_series_after).match(text, q_end) is not None
+    return built(lex, _series_after).match(text, q_end) is not None
 
 
 def architecture_before(lex, text: str, start: int, end: int) -> str:
     """The chip of the last architecture named as such in [start, end) ("芯片架构
     Blackwell", "Hopper 架构"), or ""."""
     last = None
-    for m in lex.built(_architecture_named).finditer(text, start, end):
+    for m in built(lex, _architecture_named).finditer(text, start, end):
         last = m
     if last is None:
         return ""
-    return lex.built(relations)[1].get((last.group(1) or last.group(2)).lower(), "")
+    return built(lex, relations)[1].get((last.group(1) or last.group(2)).lower(), "")

@@ -73,7 +73,7 @@ class Lexicon:
 
     paths: dict[str, Path]
     _rows: dict[str, tuple[dict[str, str], ...]] = field(default_factory=dict, repr=False)
-    _built: dict[tuple, Any] = field(default_factory=dict, repr=False)
+    made: dict[tuple, Any] = field(default_factory=dict, repr=False)  # built(), by its key
     _lock: RLock = field(default_factory=RLock, repr=False)
 
     @classmethod
@@ -115,16 +115,18 @@ class Lexicon:
         return [r for r in self.rows(name) if r[spec.kind_column] == kind]
 
     def built(self, build: Callable[..., Any], *args: Any) -> Any:
-        """``build(self, *args)``, made once per lexicon (compiled regexes, tables)."""
+        """``build(self, *args)``, made once per lexicon (compiled regexes, tables) and
+        kept in ``made`` under ``(build, *args)`` (where ``lexicon.made.built`` finds it
+        from compiled code without a call into this class)."""
         key = (build, *args)
         try:
-            return self._built[key]
+            return self.made[key]
         except KeyError:
             pass
         with self._lock:
-            if key not in self._built:
-                self._built[key] = build(self, *args)
-        return self._built[key]
+            if key not in self.made:
+                self.made[key] = build(self, *args)
+        return self.made[key]
 
 
 _DEFAULT: list[Lexicon] = []
