@@ -211,6 +211,8 @@ def test_each_table_of_first_characters_is_its_patterns() -> None:
     (r"(?=[a])(?:a|b)x", 0, False),               # it narrows the match: part of the pattern
     (r"(?=[ab])\wx", 0, False),                   # the rest starts with a category
     (r"(?!a)[ab]x", 0, False),                     # a negative look-ahead
+    (r"(?=[ab])(?:a|b)x", re.ASCII, False),        # ASCII cases and classes: not read here
+    (r"(?a:(?=[ab]))(?:a|b)x", 0, False),
 ])
 def test_only_a_look_ahead_every_match_passes_is_dropped(source, flags, dropped) -> None:
     tree = _parser.parse(source, flags)

@@ -111,10 +111,12 @@ def _drop_screen(tree) -> None:
     the rest can start with) from ``tree``: with the first characters in the header,
     ``search`` tries only positions that pass it, and each of them would test it again."""
     items, ignore_case = tree.data, bool(tree.state.flags & re.IGNORECASE)
-    if not items:
-        return
+    if not items or tree.state.flags & (re.ASCII | re.LOCALE):
+        return   # (the characters are read as Unicode's, in Unicode's cases)
     op, av = items[0]
     if op is C.SUBPATTERN and av[0] is None and len(av[3]) == 1:   # "(?-i:(?=[...]))"
+        if av[1] & (re.ASCII | re.LOCALE):
+            return
         inner_case = _scoped(ignore_case, av[1], av[2])
         op, av = av[3][0]
     else:

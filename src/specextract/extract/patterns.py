@@ -18,7 +18,9 @@ the fragments they are built from are here (``ARABIC``, ``SUFFIX``, ...).
 Every pattern here is compiled by :func:`specextract.regex_screens.compile_screened`:
 where the regex engine would try it in full at every position (an alternation under
 re.IGNORECASE, a look-behind first), a look-ahead on the characters a match can start with
-goes in front (the same matches, found faster).
+goes in front (the same matches, found faster). The patterns matched at one place once
+per figure or chip have their first characters beside them (the last section,
+``*_STARTS``), for :func:`match_at`.
 
 Long patterns are written with ``re.VERBOSE`` (``V``), one part per line with its comment;
 there, a literal space is ``\ `` (or ``[ ]``) and ``#`` is ``\#``. Possessive quantifiers
