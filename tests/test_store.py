@@ -129,18 +129,22 @@ def test_read_only_open_needs_an_existing_store(tmp_path):
 
 def test_the_listed_order_key_sorts_claims_as_doc_id_path_seq_do():
     """queries.LISTED_ORDER stands in for ``ORDER BY doc_id, path, seq`` (a group's first
-    claim): prefixes, a missing doc_id, non-ASCII and control characters, seq 9 before 10."""
+    claim): prefixes, a missing doc_id, non-ASCII and control characters, seq 9 before 10,
+    seq up to 2^32 - 1; each claim gets its own key."""
     from itertools import product
 
-    from specextract.store.queries import LISTED_ORDER
+    from specextract.store.queries import LISTED_JOIN, LISTED_ORDER, LISTED_RANKS
     conn = sqlite3.connect(":memory:")
     conn.execute("CREATE TABLE claims (path TEXT NOT NULL, seq INTEGER NOT NULL, doc_id TEXT)")
     doc_ids = [None, "", "a", "a b", "ab", "a\x01", "b", "é", "\U0001d400"]
     paths = ["p", "p ", "p1", "p/1", "p\x01", "pé", "q"]
+    seqs = (0, 2, 9, 10, 100, 2**32 - 1)
     conn.executemany("INSERT INTO claims VALUES (?, ?, ?)",
-                     [(p, s, d) for d, p, s in product(doc_ids, paths, (0, 2, 9, 10, 100))])
+                     [(p, s, d) for d, p, s in product(doc_ids, paths, seqs)])
     listed = conn.execute("SELECT doc_id, path, seq FROM claims "
                           "ORDER BY doc_id, path, seq").fetchall()
-    keyed = conn.execute(f"SELECT doc_id, path, seq FROM claims "
+    keyed = conn.execute(f"WITH {LISTED_RANKS} SELECT claims.doc_id, claims.path, claims.seq, "
+                         f"{LISTED_ORDER} FROM claims {LISTED_JOIN} "
                          f"ORDER BY {LISTED_ORDER}").fetchall()
-    assert keyed == listed and len(listed) == len(doc_ids) * len(paths) * 5
+    assert [k[:3] for k in keyed] == listed and len(listed) == len(doc_ids) * len(paths) * 6
+    assert len({k[3] for k in keyed}) == len(keyed)
