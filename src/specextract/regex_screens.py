@@ -164,13 +164,11 @@ def first_characters(pattern: re.Pattern) -> frozenset[str]:
     the empty string, or opens with ``\\d``, ``\\w``, a negated class, ...)."""
     tree = _parse(pattern)
     try:
-        chars, folded, empty, other = _first(tree.data, bool(tree.state.flags & re.IGNORECASE))
+        chars = _characters(_first(tree.data, bool(tree.state.flags & re.IGNORECASE)))
     except Exception:  # noqa: BLE001 - _Unread, or a parser that changed
         raise ValueError(f"no first characters can be read from {pattern.pattern!r}") from None
-    if empty or other:
+    if chars is None:
         raise ValueError(f"no finite set of first characters for {pattern.pattern!r}")
-    for ch in folded:
-        chars |= case_variants(ch)
     return frozenset(chars)
 
 

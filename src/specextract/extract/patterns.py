@@ -30,6 +30,7 @@ patterns are written without VERBOSE.
 from __future__ import annotations
 
 import re
+import string
 
 from ..regex_screens import compile_screened, first_characters
 
@@ -592,7 +593,7 @@ FRACTION = compile_screened(r"""
 
 # === claims: the whole document =========================================================
 
-LATIN_OR_DIGIT = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+LATIN_OR_DIGIT = frozenset(string.ascii_letters + string.digits)   # a Latin label's first character
 # Where a figure can be: a digit, a Chinese numeral with a counter, a number word (behind
 # a look-ahead on their first characters: most positions fail one set test).
 FIGURE_HINT = compile_screened(r"""
