@@ -23,13 +23,17 @@ What it does, in order:
 5. profiles a 1-process run of the small corpus with cProfile and attributes cumulative time
    to the stages (ingest, normalize, extract, check, store, outputs);
 6. records a sampling profile of another 1-process run of the small corpus with py-spy
-   (installed into this environment when missing; ``py-spy record -r 200 -F -f raw``), kept
+   (installed into this environment when missing; ``py-spy record -r 200 -F -f raw
+   --native``, so that compiled functions are named; without --native if that fails), kept
    in bench/scaled/profiles/run.pyspy.txt and summarized (bench/sampling.py: top frames by
-   self and inclusive samples) into RESULTS.md and results.json, beside the previous
+   self and inclusive samples, and what runs in the C samples) into RESULTS.md and
+   results.json, beside the previous
    results.json's summary when it has one (bench/profile_diff.py compares any two); when
    py-spy cannot record, the cProfile of step 5 is summarized instead, and RESULTS.md says so;
 7. times and profiles each stage in one process (bench/stages.py), with OpenCC's t2s alone
-   on the same decoded text;
+   on the same decoded text; times the stages again on corpus/ and on the dev set's real
+   web articles (DEVSET/corpus, when there), with the verdicts of their claims (a claim that
+   is not supported is also diagnosed, so the mix decides what checking costs);
 8. runs Microsoft Recognizers-Text (Chinese number, dimension and currency models) over the
    same articles in its own environment bench/.venv-recognizers, created here if missing
    (BENCH_RECOGNIZERS_BUDGET seconds per model).
@@ -435,16 +439,21 @@ def sampling_profile(folder: Path, prof_dir: Path, manifest: dict, label: str) -
     base = {"corpus": label, "bytes": manifest["bytes"], "articles": manifest["articles"],
             "git": _read(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"]).strip()}
     why = spy.get("error", "")
-    if spy["ok"]:
-        prefix = [spy["exe"], "record", "-r", str(SAMPLE_RATE), "-F", "-f", "raw", "-o",
-                  str(raw), "--", sys.executable, "-m", "specextract"]
+    compiled = compiled_module_names()
+    for native in (["--native"], []):  # C frames too (compiled functions by name), else Python's
+        if not spy["ok"]:
+            break
+        prefix = [spy["exe"], "record", "-r", str(SAMPLE_RATE), "-F", "-f", "raw", *native,
+                  "-o", str(raw), "--", sys.executable, "-m", "specextract"]
         res = timed_run(folder, [], prefix=prefix)
         text = raw.read_text(errors="replace") if raw.exists() else ""
-        summary = sampling.summarize_folded(text)
+        summary = sampling.summarize_folded(text, compiled=compiled)
         if res["exit"] == 0 and summary["total"]:
             return {**base, "tool": spy["version"] or "py-spy", "rate": SAMPLE_RATE,
-                    "wall_s": res["wall_s"], "raw": str(raw.relative_to(ROOT)), **summary}
-        why = (f"py-spy record exited {res['exit']} with {summary['total']} samples: "
+                    "native": bool(native), "wall_s": res["wall_s"],
+                    "raw": str(raw.relative_to(ROOT)), **summary}
+        why = (f"py-spy record {' '.join(native)} exited {res['exit']} with "
+               f"{summary['total']} samples: "
                + run_error(res))
     log(f"  no sampling profile ({why}); summarizing the cProfile instead")
     prof = prof_dir / "run.prof"
@@ -453,6 +462,14 @@ def sampling_profile(folder: Path, prof_dir: Path, manifest: dict, label: str) -
     return {**base, "tool": "cProfile", "fallback_reason": why,
             "raw": str(prof.relative_to(ROOT)),
             **sampling.summarize_pstats(pstats.Stats(str(prof)).stats)}
+
+
+def compiled_module_names() -> list[str]:
+    """The names of the modules specextract.compiled builds (whether or not they are
+    built), for naming their functions in a native profile."""
+    out = _read([sys.executable, "-c", "from specextract.compiled import compiled_sources, "
+                 "module_name\nfor p in compiled_sources(): print(module_name(p))"])
+    return out.split()
 
 
 def top_functions(stats: dict, key: str, n: int, root: tuple | None = None,
@@ -517,6 +534,7 @@ def stage_rates(timing: dict) -> dict:
              for s, v in secs.items()}
     return {"articles": timing["articles"], "bytes": timing["bytes"], "claims": timing["claims"],
             "repeats": timing.get("repeats", 1), "stages": rates,
+            "verdicts": timing.get("verdicts", {}),
             "pipeline_s": round(pipeline, 3), "pipeline_mb_s": round(mb / pipeline, 4),
             "normalize_vs_opencc": round(secs["normalize"] / secs["opencc_t2s"], 2)}
 
@@ -530,6 +548,22 @@ def corpus_stages(prof_dir: Path) -> dict:
     timing_file = prof_dir / "stages_corpus.json"
     subprocess.run([sys.executable, str(BENCH / "stages.py"), "time", str(ROOT / "corpus"),
                     str(timing_file), str(CORPUS_REPEATS)], check=True, cwd=ROOT)
+    return stage_rates(json.loads(timing_file.read_text()))
+
+
+VERDICTS_SHOWN = ("supported", "approximate", "contradicted", "unverifiable")
+DEVSET_REPEATS = 10   # the dev set is small (about 0.07 MB): the fastest of 10 passes
+
+
+def devset_stages(prof_dir: Path) -> dict:
+    """Stage timing on the dev set's real web articles (DEVSET/corpus, as ``make eval-dev``
+    reads them), fastest of DEVSET_REPEATS passes; {"absent": ...} without a dev set."""
+    folder = ROOT / os.environ.get("DEVSET", "../shared/devset") / "corpus"
+    if not folder.is_dir():
+        return {"absent": f"no dev set at {folder} (DEVSET=...)"}
+    timing_file = prof_dir / "stages_devset.json"
+    subprocess.run([sys.executable, str(BENCH / "stages.py"), "time", str(folder),
+                    str(timing_file), str(DEVSET_REPEATS)], check=True, cwd=ROOT)
     return stage_rates(json.loads(timing_file.read_text()))
 
 
@@ -902,9 +936,31 @@ def profile_sections(r: dict) -> list[str]:
         L += [f"On corpus/: failed: {sc['error']}", ""]
     elif sc:
         L += [f"The same on corpus/ itself ({sc['articles']} articles, {sc['bytes'] / 1e6:.3f} MB, "
-              f"{sc['claims']} claims), fastest of {sc['repeats']} passes, the checker's "
-              f"verdict cache emptied before each: pipeline {sc['pipeline_mb_s']:.3f} MB/s.", "",
+              f"{sc['claims']} claims), fastest of {sc['repeats']} passes: pipeline "
+              f"{sc['pipeline_mb_s']:.3f} MB/s.", "",
               stage_table(sc), ""]
+    dv = r.get("stages_devset") or {}
+    if dv.get("error") or dv.get("absent"):
+        L += [f"On the dev set's real articles: {dv.get('error') or dv.get('absent')}", ""]
+    elif dv:
+        L += [f"The same on the dev set's real web articles ({dv['articles']} articles, "
+              f"{dv['bytes'] / 1e6:.3f} MB, {dv['claims']} claims; DEVSET/corpus), fastest of "
+              f"{dv['repeats']} passes: pipeline {dv['pipeline_mb_s']:.3f} MB/s, extraction "
+              f"{dv['stages']['extract']['mb_s']:.3f} MB/s.", "", stage_table(dv), ""]
+    mixes = [(name, x) for name, x in ((f"{small} scaled", st), ("corpus/", sc),
+                                       ("dev set (real articles)", dv))
+             if x and x.get("verdicts")]
+    if mixes:
+        L += ["How much checking a claim takes depends on its verdict: a claim that is not "
+              "supported is also diagnosed (another chip's figure, the sparse one, a slip of "
+              "digits, ...). The scaled corpus varies every figure, so most of its claims "
+              "are wrong, unlike real articles; its check stage weighs more than theirs:", "",
+              fmt_table(["text", "claims", *VERDICTS_SHOWN, "check, share of the pipeline"],
+                        [[name, x["claims"],
+                          *[f"{100 * x['verdicts'].get(v, 0) / max(1, x['claims']):.0f}%"
+                            for v in VERDICTS_SHOWN],
+                          f"{100 * x['stages']['check']['share_of_pipeline']:.0f}%"]
+                         for name, x in mixes]), ""]
     notes = {"report": f" (write_report over the store the profiled {small} run left)"}
     for stage in ("extract", "check", "report", "normalize"):
         if stage not in st["top"]:
@@ -953,6 +1009,16 @@ def tools_section(r: dict) -> list[str]:
                  rates["extract"]["mb_s"]),
              row("specextract", "normalize alone", n_small, rates["normalize"]["mb_s"]),
              row("OpenCC", "t2s conversion alone, on the decoded text", n_small, opencc)]
+    dv = r.get("stages_devset") or {}
+    if dv.get("stages"):   # real articles; the ratio to OpenCC on the same real text
+        dv_text = f"dev set, {dv['articles']} real articles"
+        dv_opencc = dv["stages"]["opencc_t2s"]["mb_s"]
+        rows += [[tool, what, dv_text, f"{mb_s:.3f}", f"{dv_opencc / mb_s:.1f}x (its t2s)"]
+                 for tool, what, mb_s in (
+                     ("specextract", "pipeline in one process: ingest to check",
+                      dv["pipeline_mb_s"]),
+                     ("specextract", "extraction alone", dv["stages"]["extract"]["mb_s"]),
+                     ("OpenCC", "t2s conversion alone", dv_opencc)) if mb_s]
     rec = r["recognizers"]
     per = st["per_article"]
     if rec.get("ok"):
@@ -995,12 +1061,19 @@ def sampling_section(r: dict, previous: dict) -> list[str]:
               "itself, inclusive = cumulative time, share of the profiled total "
               f"({sp['total']} s).", ""]
     else:
-        L += [f"`py-spy record -r {sp['rate']} -F -f raw -- python -m specextract run "
+        native = " --native" if sp.get("native") else ""
+        L += [f"`py-spy record -r {sp['rate']} -F -f raw{native} -- python -m specextract run "
               f"CORPUS --out FRESH --no-progress` over the {sp['corpus']} corpus "
               f"({sp['total']} samples in {sp['wall_s']:.1f} s, {sp['tool']}); raw folded "
               f"stacks in `{sp['raw']}`. Self: samples in which the frame itself was running; "
               "inclusive: samples in which it was anywhere on the stack. Files as under src/ "
-              "(or site-packages), with the function's first line.", ""]
+              "(or site-packages), with the function's first line."
+              + (" \"(compiled)\": a compiled module's function, named from its C symbol "
+                 "(bench/sampling.py). Other C frames (the interpreter, the regex engine, "
+                 "SQLite, the C library) count towards the code frame that called them; the "
+                 "last table says what runs in the samples whose innermost frame is C."
+                 if native else " Without --native (it failed), a compiled function's time "
+                 "counts towards the Python frame that called it."), ""]
     L += ["Top 20 by self samples:", "",
           fmt_table(["function", "file", "share"],
                     [[f"`{x['function']}`", x["file"], f"{100 * x['share']:.1f}%"]
@@ -1009,6 +1082,12 @@ def sampling_section(r: dict, previous: dict) -> list[str]:
           fmt_table(["function", "file", "share"],
                     [[f"`{x['function']}`", x["file"], f"{100 * x['share']:.1f}%"]
                      for x in sp["inclusive"][:25]]), ""]
+    if sp.get("native"):
+        L += ["Samples whose innermost frame is C, by what runs there (by symbol and "
+              "library; the Python runtime: object, reference-count, dict and string "
+              "operations of the interpreter and of compiled code):", "",
+              fmt_table(["what", "share of all samples"],
+                        [[x["what"], f"{100 * x['share']:.1f}%"] for x in sp["native"]]), ""]
     old = previous.get("sampling_profile") or {}
     where = f"The previous bench/results.json (`make bench` of {previous.get('started', '?')})"
     if os.environ.get("BENCH_PROFILE_BEFORE"):  # a results.json or a bare summary to compare with
@@ -1119,6 +1198,8 @@ def main() -> int:
     r["stages"] = guarded(stage_profiles, folders[small], prof_dir)
     log("stages in one process on corpus/")
     r["stages_corpus"] = guarded(corpus_stages, prof_dir)
+    log("stages in one process on the dev set's real articles")
+    r["stages_devset"] = guarded(devset_stages, prof_dir)
     log("Recognizers-Text")
     r["recognizers"] = run_recognizers(folders[small], install)
 

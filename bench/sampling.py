@@ -11,12 +11,39 @@ number of samples). A summary counts, per frame, the samples it was running in i
 once per sample), and keeps the largest ``keep`` of each with their share of all samples.
 A cProfile of the same command gives a summary of the same shape (self = tottime,
 inclusive = cumtime, in seconds instead of samples) when sampling is not possible.
+
+With ``--native`` the stacks also hold C frames. A compiled module's function
+(``CPyDef_claims___extract_normalized (__native_specextract_native.c:121765)``) is named back
+as its Python function and file (``extract_normalized``, ``specextract/extract/claims.py
+(compiled)``), given the compiled modules' names; its Python-callable wrapper (``CPyPy_``)
+is the same frame. Every other C frame (the interpreter, the regex engine, SQLite, the C
+library) is folded into the code frame below it, so that self samples fall on Python or
+compiled functions as before, and the samples whose innermost frame is C are counted apart
+by what runs there (``native``: regular expressions, SQLite, memory, ...).
 """
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
 NO_FRAME = ("(no Python frame)", "")
+COMPILED = " (compiled)"           # after the file of a compiled module's function
+# What runs in a sample whose innermost frame is C: (category, symbol prefixes, library names)
+NATIVE_KINDS = (
+    ("regular expressions", ("sre_", "pattern_", "_sre"), ()),
+    ("SQLite", ("sqlite3", "pysqlite", "_pysqlite"), ("libsqlite3", "_sqlite3")),
+    ("garbage collector", ("gc_", "visit_", "update_refs", "subtract_refs", "move_unreachable"),
+     ()),
+    ("memory", ("_PyObject_Malloc", "_PyObject_Free", "_PyObject_Realloc", "malloc", "free",
+                "_int_malloc", "_int_free", "realloc", "unlink_chunk", "PyObject_GC_Del"), ()),
+    ("OpenCC", (), ("opencc",)),
+    ("decimal", ("mpd_",), ("_decimal",)),
+    ("system calls", ("read", "write", "pread", "pwrite", "fstat", "open", "close", "lseek",
+                      "fsync", "fdatasync", "unlink", "rename", "mkdir"), ()),
+    ("Python runtime (objects, reference counts, dicts, strings)", ("Py", "_Py", "CPy"),
+     ("libpython", ".h:", "_ops.c", "specextract_native")),
+    ("C library", (), ("libc.so", "ld-linux")),
+)
 
 
 def short_file(path: str) -> str:
@@ -54,19 +81,90 @@ def parse_folded(text: str) -> list[tuple[list[str], int]]:
     return out
 
 
-def summarize_folded(text: str, keep: int = 100) -> dict:
-    """Self and inclusive samples per frame of a folded-stack profile."""
+def summarize_folded(text: str, keep: int = 100, compiled: Iterable[str] = ()) -> dict:
+    """Self and inclusive samples per frame of a folded-stack profile; ``compiled``: the
+    compiled modules' names (``specextract.extract.claims``, ...), to name their C
+    functions."""
+    prefixes = compiled_prefixes(compiled)
     self_n: Counter = Counter()
     incl_n: Counter = Counter()
+    native_n: Counter = Counter()
     total = 0
     for frames, n in parse_folded(text):
-        keys = [frame_key(f) for f in frames] or [NO_FRAME]
+        keys = [k for k in (code_frame(f, prefixes) for f in frames) if k is not None]
+        keys = keys or [NO_FRAME]
         total += n
         self_n[keys[-1]] += n
         for k in set(keys):
             incl_n[k] += n
-    return {"unit": "samples", "total": total,
-            "self": top_rows(self_n, total, keep), "inclusive": top_rows(incl_n, total, keep)}
+        if frames and code_frame(frames[-1], prefixes) is None:
+            native_n[native_kind(frames[-1])] += n
+    summary = {"unit": "samples", "total": total,
+               "self": top_rows(self_n, total, keep), "inclusive": top_rows(incl_n, total, keep)}
+    if native_n:
+        summary["native"] = [{"what": what, "count": c, "share": round(c / total, 5)}
+                             for what, c in sorted(native_n.items(), key=lambda kv: (-kv[1], kv[0]))]
+    return summary
+
+
+def is_python_file(file: str) -> bool:
+    """A Python source (``x.py``, ``<frozen runpy>``, ``<string>``) rather than C."""
+    name = file.rpartition(":")[0] if file.rpartition(":")[2].isdigit() else file
+    return name.endswith(".py") or name.startswith("<")
+
+
+def code_frame(frame: str, prefixes: dict[str, str]) -> tuple[str, str] | None:
+    """A frame's ``(function, file)`` if it runs Python code (interpreted, or a compiled
+    module's function); None for any other C frame."""
+    function, file = frame_key(frame)
+    if function.startswith(("CPyDef_", "CPyPy_")):
+        return compiled_function(function, prefixes)
+    if not file or is_python_file(file):
+        return function, file
+    return None
+
+
+def compiled_prefixes(modules: Iterable[str]) -> dict[str, str]:
+    """The C name prefix of each compiled module's functions -> its file: the module's
+    shortest dotted suffix that no other compiled module shares, dots as ``___``
+    (``claims___`` for specextract.extract.claims; ``specextract___rows___`` for
+    specextract.rows beside specextract.check.rows)."""
+    names = sorted(set(modules))
+    counts: Counter = Counter(s for name in names for s in _suffixes(name))
+    out = {}
+    for name in names:
+        suffix = next((s for s in _suffixes(name) if counts[s] == 1), name + ".")
+        out[suffix.replace(".", "___")] = name.replace(".", "/") + ".py"
+    return out
+
+
+def _suffixes(name: str) -> list[str]:
+    parts = name.split(".")
+    return [".".join(parts[-i:]) + "." for i in range(1, len(parts) + 1)]
+
+
+def compiled_function(symbol: str, prefixes: dict[str, str]) -> tuple[str, str]:
+    """(Python name, file) of a compiled function's C symbol (``FigureLinks._figure`` for
+    ``CPyDef_figurelinks___FigureLinks____figure``); the symbol itself when no compiled
+    module's prefix fits."""
+    body = symbol.partition("_")[2]
+    for prefix in sorted(prefixes, key=len, reverse=True):
+        if body.startswith(prefix):
+            name = body[len(prefix):].replace("___", ".")
+            generator = "_gen.__mypyc_generator_helper__"
+            if name.endswith(generator):
+                name = name[:-len(generator)] + " (generator)"
+            return name, prefixes[prefix] + COMPILED
+    return symbol, "(compiled)"
+
+
+def native_kind(frame: str) -> str:
+    """What a C frame does, by its symbol and library (NATIVE_KINDS; else "other C")."""
+    function, file = frame_key(frame)
+    for what, symbols, libraries in NATIVE_KINDS:
+        if function.startswith(symbols) or any(lib in file for lib in libraries):
+            return what
+    return "other C"
 
 
 def summarize_pstats(stats: dict, keep: int = 100) -> dict:

@@ -59,6 +59,59 @@ def test_summarize_folded_keeps_the_largest():
     assert [r["function"] for r in s["self"]] == ["walk", "run"]
 
 
+MODULES = ["specextract.rows", "specextract.check.rows", "specextract.extract.claims",
+           "specextract.extract.figurelinks", "specextract.lexicon.trie"]
+NATIVE = """\
+main (specextract/cli/__init__.py:15);CPyPy_claims___find_all (__native_x.c:10);CPyDef_claims___find_all (__native_x.c:20);sre_ucs2_match (libpython3.11.so.1.0) 4
+main (specextract/cli/__init__.py:15);CPyDef_claims___find_all (__native_x.c:20);CPyDef_figurelinks___FigureLinks____figure (__native_x.c:30);Py_DECREF (object.h:537) 3
+main (specextract/cli/__init__.py:15);CPyDef_trie___scan_gen_____mypyc_generator_helper__ (__native_x.c:40) 2
+main (specextract/cli/__init__.py:15);put (specextract/store/db.py:9);sqlite3VdbeExec (libsqlite3.so.0) 1
+0x7f00 (libc.so.6);gc_collect_main (libpython3.11.so.1.0) 1
+"""
+
+
+def test_compiled_prefixes_are_the_shortest_suffix_no_other_module_shares():
+    prefixes = sampling.compiled_prefixes(MODULES)
+    assert prefixes["claims___"] == "specextract/extract/claims.py"
+    assert prefixes["specextract___rows___"] == "specextract/rows.py"
+    assert prefixes["check___rows___"] == "specextract/check/rows.py"
+    assert len(prefixes) == len(MODULES)
+
+
+def test_compiled_function_names_methods_generators_and_unknown_symbols():
+    prefixes = sampling.compiled_prefixes(MODULES)
+    assert sampling.compiled_function("CPyDef_figurelinks___FigureLinks____figure", prefixes) == (
+        "FigureLinks._figure", "specextract/extract/figurelinks.py (compiled)")
+    assert sampling.compiled_function("CPyDef_specextract___rows___claim_to_row", prefixes) == (
+        "claim_to_row", "specextract/rows.py (compiled)")
+    assert sampling.compiled_function("CPyDef_trie___scan_gen_____mypyc_generator_helper__",
+                                      prefixes) == ("scan (generator)",
+                                                    "specextract/lexicon/trie.py (compiled)")
+    assert sampling.compiled_function("CPyDef_other___f", prefixes) == ("CPyDef_other___f",
+                                                                          "(compiled)")
+
+
+def test_native_frames_fold_into_the_code_that_called_them():
+    s = sampling.summarize_folded(NATIVE, compiled=MODULES)
+    assert s["total"] == 11
+    self_ = {(r["function"], r["file"]): r["count"] for r in s["self"]}
+    incl = {(r["function"], r["file"]): r["count"] for r in s["inclusive"]}
+    find_all = ("find_all", "specextract/extract/claims.py (compiled)")
+    assert self_[find_all] == 4 and incl[find_all] == 7   # its wrapper is the same frame
+    assert self_[("FigureLinks._figure", "specextract/extract/figurelinks.py (compiled)")] == 3
+    assert self_[("scan (generator)", "specextract/lexicon/trie.py (compiled)")] == 2
+    assert self_[("put", "specextract/store/db.py:9")] == 1
+    assert self_[sampling.NO_FRAME] == 1                   # C frames only
+    assert not any(f.startswith(("CPy", "sre_", "Py_")) for f, _ in incl)
+    native = {r["what"]: r["count"] for r in s["native"]}
+    assert native == {"regular expressions": 4, "SQLite": 1, "garbage collector": 1,
+                      "Python runtime (objects, reference counts, dicts, strings)": 3}
+
+
+def test_a_profile_without_c_frames_has_no_native_table():
+    assert "native" not in sampling.summarize_folded(FOLDED)
+
+
 def test_summarize_pstats_uses_self_and_cumulative_time():
     stats = {("/r/src/specextract/a.py", 5, "f"): (1, 1, 0.5, 2.0, {}),
              ("/r/src/specextract/a.py", 9, "g"): (3, 3, 1.5, 1.5, {}),
