@@ -1,7 +1,10 @@
 """Shared test helpers: data-driven case files under tests/cases/."""
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import tempfile
 from pathlib import Path
 
 CASES = Path(__file__).parent / "cases"
@@ -19,3 +22,17 @@ def read_cases(name: str) -> list[dict[str, str]]:
                  for c in line.split("\t")]
         rows.append(dict(zip(header, cells)))
     return rows
+
+
+def pytest_configure(config):
+    """The compiled-pattern cache of every process the tests start goes to a fresh folder,
+    removed at the end (not the user's own cache)."""
+    folder = tempfile.mkdtemp(prefix="specextract-cache-")
+    config._specextract_cache = folder
+    os.environ["SPECEXTRACT_CACHE"] = folder
+
+
+def pytest_unconfigure(config):
+    folder = getattr(config, "_specextract_cache", None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)

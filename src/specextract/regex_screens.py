@@ -27,14 +27,23 @@ regex internals differ gets ``re.compile``.
 from __future__ import annotations
 
 import re
+from array import array
 from functools import lru_cache
 
 import _sre
 from re import _compiler, _constants as C, _parser   # the standard library's regex internals
 
+from .programcache import ProgramCache
+
 MAX_RANGE = 512   # a class range wider than this (a whole script) gets no screen
 # what \s matches in a str pattern: the characters str.isspace() holds (none above U+3000)
 SPACES = frozenset(ch for ch in map(chr, range(0x3001)) if ch.isspace())
+
+
+# what compile_pattern and compile_screened build, kept from one process to the next
+PROGRAMS = ProgramCache("patterns", __file__)
+# the program's words as bytes (an array type of the engine's word size; a list if none)
+CODE_TYPE = next((t for t in "IL" if array(t).itemsize == _sre.CODESIZE), "")
 
 
 class _Unread(Exception):
@@ -44,10 +53,14 @@ class _Unread(Exception):
 def compile_screened(source: str, flags: int = 0) -> re.Pattern:
     """``re.compile(source, flags)`` behind a look-ahead on the characters its matches can
     start with; without one when there is no such finite set (see the module docstring) or
-    the engine starts the pattern fast already (:func:`fast_start`). Compiled once."""
-    tree = _parse_source(source, flags)
-    screen = _screen(tree, flags) if tree is not None else ""
-    if screen and not _starts_fast(tree):
+    the engine starts the pattern fast already (:func:`fast_start`). Compiled once (the
+    screen kept in PROGRAMS)."""
+    screen = PROGRAMS.get("screen", source, int(flags))
+    if not isinstance(screen, str):
+        tree = _parse_source(source, flags)
+        screen = _screen(tree, flags) if tree is not None and not _starts_fast(tree) else ""
+        PROGRAMS.put("screen", source, int(flags), screen)
+    if screen:
         close = "\n)" if flags & re.VERBOSE else ")"   # (a comment may end the pattern)
         try:
             return compile_pattern(f"{screen}(?:{source}{close}", flags)
@@ -61,20 +74,31 @@ def compile_pattern(source: str, flags: int = 0) -> re.Pattern:
     lexicon: it keeps no cache), with the characters its matches can start with in the
     compiled header (see the module docstring): the same matches, and ``search`` and
     ``finditer`` skip the positions where none can start. As ``re.compile`` where the
-    engine finds such a set itself, where there is none, or where the internals differ."""
+    engine finds such a set itself, where there is none, or where the internals differ.
+    The engine's program is kept in PROGRAMS: another process builds the pattern from it."""
     flags = int(flags)
     if not isinstance(source, str) or flags & re.LOCALE:
         return re.compile(source, flags)
+    kept = PROGRAMS.get("program", source, flags)
+    if kept is not None:
+        try:
+            return _from_program(source, kept)
+        except Exception:  # noqa: BLE001 - not a program the engine takes: compile afresh
+            PROGRAMS.forget("program", source, flags)
     tree = _parser.parse(source, flags)   # a bad pattern raises re.error here
     try:
-        return _compiled(source, flags, tree)
+        program = _program(flags, tree)
+        pattern = _from_program(source, program)
     except Exception:  # noqa: BLE001 - regex internals that changed: as re.compile does
         return re.compile(source, flags)
+    PROGRAMS.put("program", source, flags, program)
+    return pattern
 
 
-def _compiled(source: str, flags: int, tree) -> re.Pattern:
+def _program(flags: int, tree) -> tuple:
     """What ``re._compiler.compile`` builds from ``tree``, with a first-character header
-    where the engine has none and one can be read."""
+    where the engine has none and one can be read: (flags, code as bytes, groups, group
+    index, group names), the arguments of ``_sre.compile`` after the source."""
     all_flags = tree.state.flags | flags
     header = _first_character_header(tree, all_flags)
     if header is not None:
@@ -85,8 +109,20 @@ def _compiled(source: str, flags: int, tree) -> re.Pattern:
     groups = [None] * tree.state.groups
     for name, index in tree.state.groupdict.items():
         groups[index] = name
-    return _sre.compile(source, all_flags, code, tree.state.groups - 1,
-                        tree.state.groupdict, tuple(groups))
+    packed = array(CODE_TYPE, code).tobytes() if CODE_TYPE else code
+    return (all_flags, packed, tree.state.groups - 1, dict(tree.state.groupdict), tuple(groups))
+
+
+def _from_program(source: str, program: tuple) -> re.Pattern:
+    """The pattern built from a _program (the engine checks the program first)."""
+    flags, packed, groups, groupindex, indexgroup = program
+    if isinstance(packed, bytes):
+        words = array(CODE_TYPE)
+        words.frombytes(packed)
+        code = words.tolist()
+    else:
+        code = list(packed)
+    return _sre.compile(source, flags, code, groups, groupindex, indexgroup)
 
 
 def _first_character_header(tree, flags: int) -> list[int] | None:
