@@ -126,3 +126,41 @@ def test_a_changed_owner_source_uses_another_file(tmp_path, monkeypatch):
     first = ProgramCache("c", str(owner)).path()
     owner.write_text("A = 2\n")
     assert ProgramCache("c", str(owner)).path() != first
+
+
+def test_the_script_class_table_comes_back_equal(tmp_path, monkeypatch):
+    import numpy as np
+
+    from specextract.normalize import script
+    monkeypatch.setenv(programcache.VARIABLE, str(tmp_path))
+    tables = ProgramCache("s", script.__file__)
+    monkeypatch.setattr(script, "TABLES", tables)
+    script._char_classes.cache_clear()
+    built = script._char_classes()
+    tables.save()
+    monkeypatch.setattr(script, "TABLES", ProgramCache("s", script.__file__))
+
+    def refuse():
+        raise AssertionError("built although the table was kept")
+    monkeypatch.setattr(script, "_built_char_classes", refuse)
+    script._char_classes.cache_clear()
+    try:
+        assert np.array_equal(script._char_classes(), built)
+        assert script.detect_script("記憶體頻寬與電晶體數量") == "zh-Hant"
+    finally:
+        script._char_classes.cache_clear()
+
+
+def test_a_kept_table_of_the_wrong_size_is_built_afresh(tmp_path, monkeypatch):
+    from specextract.normalize import script
+    monkeypatch.setenv(programcache.VARIABLE, str(tmp_path))
+    tables = ProgramCache("s", script.__file__)
+    monkeypatch.setattr(script, "TABLES", tables)
+    version = f"opencc {getattr(script.opencc, '__version__', '')}"
+    tables.put("table", version, 0, b"\x00" * 10)
+    script._char_classes.cache_clear()
+    try:
+        assert len(script._char_classes()) == 0x10000
+        assert len(tables.get("table", version, 0)) == 0x10000
+    finally:
+        script._char_classes.cache_clear()

@@ -1,11 +1,13 @@
-"""What ``regex_screens`` compiles, kept on disk from one process to the next.
+"""What ``regex_screens`` compiles, and other tables every process builds alike, kept on disk
+from one process to the next.
 
 Every process compiles some 300 patterns (the lexicon's word lists, the extraction rules
 and their screens): parsing and compiling them in Python takes about 0.15 s of each
 invocation, as long as extracting a hundred real articles. :class:`ProgramCache` keeps
 what they compile to, under the pattern's source and flags: the regex engine's program,
 from which ``_sre.compile`` builds the pattern without parsing it again (and checks the
-program before it runs it), or a screened source. What a process had to compile is
+program before it runs it), or a screened source. ``normalize.script`` keeps its table of
+script classes the same way, under OpenCC's version. What a process had to build is
 written back when it ends.
 
 One file per owner, per Python and regex engine, and per digest of the owner's source

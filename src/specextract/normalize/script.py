@@ -16,6 +16,7 @@ import opencc
 
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from ..lexicon.trie import plain_trie
+from ..programcache import ProgramCache
 from ..regex_screens import compile_pattern
 from .offsets import Edit, OffsetMap, RunBuilder, apply_edits
 
@@ -30,10 +31,25 @@ def _converters() -> tuple[opencc.OpenCC, opencc.OpenCC]:
 HAN, TRAD, SIMP, LETTER = 1, 2, 4, 8  # bits of the character classes table
 
 
+# the table below, kept from one process to the next under OpenCC's version (building it
+# converts every Han character both ways, and loading OpenCC's s2t alone takes 0.05 s)
+TABLES = ProgramCache("script-classes", __file__)
+
+
 @lru_cache(maxsize=1)
 def _char_classes() -> np.ndarray:
     """One byte per BMP character: Han, traditional-only, simplified-only (read off
     OpenCC's own t2s and s2t conversions) and Latin-letter bits."""
+    version = f"opencc {getattr(opencc, '__version__', '')}"
+    kept = TABLES.get("table", version, 0)
+    if isinstance(kept, bytes) and len(kept) == 0x10000:
+        return np.frombuffer(kept, dtype=np.uint8)
+    table = _built_char_classes()
+    TABLES.put("table", version, 0, table.tobytes())
+    return table
+
+
+def _built_char_classes() -> np.ndarray:
     t2s, s2t = _converters()
     table = np.zeros(0x10000, dtype=np.uint8)
     table[0x3400:0xA000] |= HAN
