@@ -164,3 +164,27 @@ def test_a_kept_table_of_the_wrong_size_is_built_afresh(tmp_path, monkeypatch):
         assert len(tables.get("table", version, 0)) == 0x10000
     finally:
         script._char_classes.cache_clear()
+
+
+def test_a_batch_document_writes_the_new_patterns_before_the_process_ends(tmp_path, monkeypatch):
+    from specextract.batch.run import process_task
+    from specextract.batch.tasks import DocumentTask
+    cache = fresh(tmp_path, monkeypatch)
+    compile_pattern(r"(?i:kept\s+before\s+exit)\d*", 0)
+    assert not cache.path().exists()
+    article = tmp_path / "a.txt"
+    article.write_text("A100 的 FP32 为 19.5 TFLOPS。", encoding="utf-8")
+    result = process_task(DocumentTask(path=str(article)))
+    assert result["status"] == "ok"
+    kept = programcache.read_entries(cache.path())
+    assert ("program", r"(?i:kept\s+before\s+exit)\d*", 0) in kept
+
+
+def test_saving_keeps_what_another_process_wrote_meanwhile(tmp_path, monkeypatch):
+    monkeypatch.setenv(programcache.VARIABLE, str(tmp_path))
+    first, second = (ProgramCache("m", regex_screens.__file__) for _ in range(2))
+    first.put("screen", "a", 0, "")
+    second.put("screen", "b", 0, "")
+    first.save()
+    second.save()
+    assert set(programcache.read_entries(first.path())) == {("screen", "a", 0), ("screen", "b", 0)}

@@ -31,6 +31,7 @@ VARIABLE = "SPECEXTRACT_CACHE"
 OFF = ("off", "0", "no", "false")
 FORMAT = 1            # the file's layout; another value reads as empty
 MAX_ENTRIES = 5_000   # past this, a file keeps only what its last process used
+_CACHES: list["ProgramCache"] = []
 
 
 def cache_folder() -> Path | None:
@@ -50,7 +51,9 @@ class ProgramCache:
         self._entries: dict[tuple, object] | None = None
         self._used: set[tuple] = set()
         self._changed = False
+        self._registered = False   # save() is an exit handler
         self._path: Path | None = None
+        _CACHES.append(self)
 
     def get(self, kind: str, source: str, flags: int) -> object | None:
         """The value kept under the key, or None."""
@@ -67,16 +70,19 @@ class ProgramCache:
         key = (kind, source, flags)
         entries[key] = value
         self._used.add(key)
-        if self._path is not None and not self._changed:
-            self._changed = True
-            atexit.register(self.save)
+        self._change()
 
     def forget(self, kind: str, source: str, flags: int) -> None:
         """Drop a value that did not serve (a program the engine rejected)."""
-        entries = self._load()
-        if entries.pop((kind, source, flags), None) is not None and self._path is not None \
-                and not self._changed:
-            self._changed = True
+        if self._load().pop((kind, source, flags), None) is not None:
+            self._change()
+
+    def _change(self) -> None:
+        if self._path is None:
+            return
+        self._changed = True
+        if not self._registered:
+            self._registered = True
             atexit.register(self.save)
 
     def path(self) -> Path | None:
@@ -98,11 +104,12 @@ class ProgramCache:
         return self._entries
 
     def save(self) -> None:
-        """Write the entries (only those used here when there are too many), atomically; a
-        folder that cannot be written is left alone."""
+        """Write the entries, with those another process wrote to the file meanwhile (a
+        batch's workers each build some), atomically; only those used here when there are
+        too many. A folder that cannot be written is left alone."""
         if not self._changed or self._path is None or self._entries is None:
             return
-        entries = self._entries
+        entries = {**read_entries(self._path), **self._entries}
         if len(entries) > MAX_ENTRIES:
             entries = {k: v for k, v in entries.items() if k in self._used}
         tmp = self._path.with_name(f".{self._path.name}.{os.getpid()}.tmp")
@@ -115,6 +122,18 @@ class ProgramCache:
             try:
                 tmp.unlink(missing_ok=True)
             except OSError:
+                pass
+
+
+def save_changed() -> None:
+    """Write every cache that has new entries now, not only when the process ends: a
+    worker process of a batch (which may end without running exit handlers) calls this
+    after each document, so that the patterns it built serve the next run too."""
+    for cache in _CACHES:
+        if cache._changed:
+            try:
+                cache.save()
+            except Exception:  # noqa: BLE001 - a run never fails for the cache
                 pass
 
 

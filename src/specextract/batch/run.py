@@ -44,6 +44,7 @@ from ..errors import DocumentError, SpecExtractError
 from ..ingest.read import MAX_BYTES, decode_document, read_bytes
 from ..normalize.numerals import number_notes
 from ..names import printable
+from ..programcache import save_changed
 from ..records import Claim
 from ..rows import claim_from_row
 from ..check.reference import Reference, load_reference
@@ -142,6 +143,7 @@ def process_task(task: DocumentTask) -> dict:
     except Exception as exc:  # noqa: BLE001 - an extractor bug on one file must not stop a batch
         return {**out, "status": ERROR, "reason": "internal-error",
                 "error": safe_text(f"{key}: internal-error ({type(exc).__name__}: {exc})")}
+    save_changed()   # the patterns this process compiled, for the next run (a no-op after)
     return result
 
 
