@@ -87,8 +87,16 @@ def test_a_rejected_program_is_compiled_afresh_and_replaced(tmp_path, monkeypatc
     assert cache.get("program", source, flags) != bogus
 
 
-@pytest.mark.parametrize("content", [b"", b"not marshal", marshal.dumps((99, [])),
-                                     marshal.dumps("a string")])
+def flipped_program_byte() -> bytes:
+    """A file whose one byte of one program differs from what was written."""
+    packed = bytearray(programcache.pack({("program", "x", 0): (32, b"\x11\x00\x00\x00", 0,
+                                                                  {}, (None,))}))
+    packed[-12] ^= 1
+    return bytes(packed)
+
+
+@pytest.mark.parametrize("content", [b"", b"not marshal", marshal.dumps((99, b"", b"")),
+                                     marshal.dumps("a string"), flipped_program_byte()])
 def test_a_damaged_or_foreign_file_reads_as_empty(tmp_path, monkeypatch, content):
     source, flags = SAMPLES[0]
     expected = compile_pattern(source, flags)

@@ -29,7 +29,7 @@ import _sre
 
 VARIABLE = "SPECEXTRACT_CACHE"
 OFF = ("off", "0", "no", "false")
-FORMAT = 1            # the file's layout; another value reads as empty
+FORMAT = 2            # the file's layout; another value reads as empty
 MAX_ENTRIES = 5_000   # past this, a file keeps only what its last process used
 _CACHES: list["ProgramCache"] = []
 
@@ -115,7 +115,7 @@ class ProgramCache:
         tmp = self._path.with_name(f".{self._path.name}.{os.getpid()}.tmp")
         try:
             self._path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_bytes(marshal.dumps((FORMAT, list(entries.items()))))
+            tmp.write_bytes(pack(entries))
             os.replace(tmp, self._path)
             self._changed = False
         except (OSError, ValueError):
@@ -137,13 +137,20 @@ def save_changed() -> None:
                 pass
 
 
+def pack(entries: dict[tuple, object]) -> bytes:
+    """A file's bytes: its format, then a digest of the entries, then the entries."""
+    payload = marshal.dumps(list(entries.items()))
+    return marshal.dumps((FORMAT, hashlib.sha256(payload).digest(), payload))
+
+
 def read_entries(path: Path) -> dict[tuple, object]:
-    """The entries of a cache file; {} for a missing, unreadable or foreign file."""
+    """The entries of a cache file; {} for a missing, unreadable or foreign file, or one
+    whose entries do not match their digest (a changed byte of a program could still be a
+    valid program, of another pattern)."""
     try:
-        data = marshal.loads(path.read_bytes())
-        fmt, items = data
-        if fmt != FORMAT:
+        fmt, digest, payload = marshal.loads(path.read_bytes())
+        if fmt != FORMAT or hashlib.sha256(payload).digest() != digest:
             return {}
-        return {tuple(key): value for key, value in items}
+        return {tuple(key): value for key, value in marshal.loads(payload)}
     except Exception:  # noqa: BLE001 - a damaged or foreign file: compile afresh
         return {}
