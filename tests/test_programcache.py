@@ -47,6 +47,17 @@ def test_cache_folder_follows_the_variable_and_xdg(monkeypatch, tmp_path):
     assert programcache.cache_folder() == tmp_path / "xdg" / "specextract"
 
 
+def test_no_home_folder_means_no_cache(monkeypatch):
+    monkeypatch.delenv(programcache.VARIABLE, raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+
+    def homeless():
+        raise RuntimeError("Could not determine home directory.")
+    monkeypatch.setattr(programcache.Path, "home", staticmethod(homeless))
+    assert programcache.cache_folder() is None
+    assert ProgramCache("h", regex_screens.__file__).path() is None
+
+
 def test_kept_programs_build_equal_patterns_without_parsing(tmp_path, monkeypatch):
     cache = fresh(tmp_path, monkeypatch)
     compiled = {s: compile_pattern(s, f) for s, f in SAMPLES}

@@ -39,7 +39,12 @@ def cache_folder() -> Path | None:
     value = os.environ.get(VARIABLE)
     if value is not None:
         return None if value.strip().lower() in OFF or not value.strip() else Path(value)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base:
+        try:
+            base = str(Path.home() / ".cache")
+        except (RuntimeError, KeyError):   # no home folder: nowhere to keep anything
+            return None
     return Path(base) / "specextract"
 
 
