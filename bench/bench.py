@@ -382,7 +382,13 @@ def short(key: tuple) -> str:
 
 
 def find_keys(stats: dict, suffix: str, func: str) -> list[tuple]:
-    return [k for k in stats if k[2] == func and k[0].replace("\\", "/").endswith(suffix)]
+    """pstats keys of ``func`` in the module file ending in ``suffix``: a Python function,
+    or the same function compiled, which cProfile records as a built-in
+    (``<built-in method specextract.extract.claims.extract_normalized>``)."""
+    module = suffix.removesuffix(".py").replace("/", ".")
+    compiled = f"<built-in method {module}.{func}>"
+    return [k for k in stats if (k[2] == func and k[0].replace("\\", "/").endswith(suffix))
+            or (k[0] == "~" and k[2] == compiled)]
 
 
 def run_profile(folder: Path, prof_dir: Path) -> dict:

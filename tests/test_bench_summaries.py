@@ -201,3 +201,15 @@ def test_flags_diff_lists_the_flags_a_change_removes_and_adds(tmp_path, capsys):
     assert "claims 2 -> 3; contradicted 2 -> 2 (removed 1, added 1)" in out
     assert "a: H100 fp32 15 [clause]" in out and "b: A100 tdp 250" in out
     assert "V100" not in out  # a flag both runs raise is no change
+
+
+def test_find_keys_finds_python_and_compiled_functions():
+    stats = {("/r/src/specextract/batch/run.py", 230, "checked_rows"): (),
+             ("~", 0, "<built-in method specextract.extract.claims.extract_normalized>"): (),
+             ("~", 0, "<method 'normalize' of 'decimal.Decimal' objects>"): (),
+             ("/r/src/specextract/other/claims.py", 5, "extract_normalized"): ()}
+    assert bench.find_keys(stats, "specextract/batch/run.py", "checked_rows") == [
+        ("/r/src/specextract/batch/run.py", 230, "checked_rows")]
+    assert bench.find_keys(stats, "specextract/extract/claims.py", "extract_normalized") == [
+        ("~", 0, "<built-in method specextract.extract.claims.extract_normalized>")]
+    assert bench.find_keys(stats, "specextract/normalize/text.py", "normalize") == []
