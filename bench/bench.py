@@ -562,9 +562,13 @@ CORPUS_REPEATS = 5
 def corpus_stages(prof_dir: Path) -> dict:
     """Stage timing on corpus/ itself (the gold corpus), fastest of CORPUS_REPEATS passes:
     the extraction throughput the claim-extraction target is stated on."""
-    timing_file = prof_dir / "stages_corpus.json"
-    subprocess.run([sys.executable, str(BENCH / "stages.py"), "time", str(ROOT / "corpus"),
-                    str(timing_file), str(CORPUS_REPEATS)], check=True, cwd=ROOT)
+    return folder_stages(ROOT / "corpus", prof_dir / "stages_corpus.json", CORPUS_REPEATS)
+
+
+def folder_stages(folder: Path, timing_file: Path, repeats: int) -> dict:
+    """bench/stages.py's fastest of ``repeats`` passes over ``folder``, as stage rates."""
+    subprocess.run([sys.executable, str(BENCH / "stages.py"), "time", str(folder),
+                    str(timing_file), str(repeats)], check=True, cwd=ROOT)
     return stage_rates(json.loads(timing_file.read_text()))
 
 
@@ -578,10 +582,7 @@ def devset_stages(prof_dir: Path) -> dict:
     folder = ROOT / os.environ.get("DEVSET", "../shared/devset") / "corpus"
     if not folder.is_dir():
         return {"absent": f"no dev set at {folder} (DEVSET=...)"}
-    timing_file = prof_dir / "stages_devset.json"
-    subprocess.run([sys.executable, str(BENCH / "stages.py"), "time", str(folder),
-                    str(timing_file), str(DEVSET_REPEATS)], check=True, cwd=ROOT)
-    return stage_rates(json.loads(timing_file.read_text()))
+    return folder_stages(folder, prof_dir / "stages_devset.json", DEVSET_REPEATS)
 
 
 # --- Recognizers-Text --------------------------------------------------------------------------

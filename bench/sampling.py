@@ -91,13 +91,13 @@ def summarize_folded(text: str, keep: int = 100, compiled: Iterable[str] = ()) -
     native_n: Counter = Counter()
     total = 0
     for frames, n in parse_folded(text):
-        keys = [k for k in (code_frame(f, prefixes) for f in frames) if k is not None]
-        keys = keys or [NO_FRAME]
+        codes = [code_frame(f, prefixes) for f in frames]
+        keys = [k for k in codes if k is not None] or [NO_FRAME]
         total += n
         self_n[keys[-1]] += n
         for k in set(keys):
             incl_n[k] += n
-        if frames and code_frame(frames[-1], prefixes) is None:
+        if codes and codes[-1] is None:
             native_n[native_kind(frames[-1])] += n
     summary = {"unit": "samples", "total": total,
                "self": top_rows(self_n, total, keep), "inclusive": top_rows(incl_n, total, keep)}
@@ -128,14 +128,15 @@ def compiled_prefixes(modules: Iterable[str]) -> dict[str, str]:
     """The C name prefix of each compiled module's functions -> its file: the module's
     shortest dotted suffix that no other compiled module shares, dots as ``___``
     (``claims___`` for specextract.extract.claims; ``specextract___rows___`` for
-    specextract.rows beside specextract.check.rows)."""
+    specextract.rows beside specextract.check.rows). Longest prefix first, the order
+    compiled_function tries them in."""
     names = sorted(set(modules))
     counts: Counter = Counter(s for name in names for s in _suffixes(name))
     out = {}
     for name in names:
         suffix = next((s for s in _suffixes(name) if counts[s] == 1), name + ".")
         out[suffix.replace(".", "___")] = name.replace(".", "/") + ".py"
-    return out
+    return dict(sorted(out.items(), key=lambda kv: (-len(kv[0]), kv[0])))
 
 
 def _suffixes(name: str) -> list[str]:
@@ -148,7 +149,7 @@ def compiled_function(symbol: str, prefixes: dict[str, str]) -> tuple[str, str]:
     ``CPyDef_figurelinks___FigureLinks____figure``); the symbol itself when no compiled
     module's prefix fits."""
     body = symbol.partition("_")[2]
-    for prefix in sorted(prefixes, key=len, reverse=True):
+    for prefix in prefixes:   # longest first (compiled_prefixes)
         if body.startswith(prefix):
             name = body[len(prefix):].replace("___", ".")
             generator = "_gen.__mypyc_generator_helper__"

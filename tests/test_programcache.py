@@ -92,17 +92,22 @@ def test_a_rejected_program_is_compiled_afresh_and_replaced(tmp_path, monkeypatc
     cache = fresh(tmp_path, monkeypatch)
     source, flags = SAMPLES[1]
     good = compile_pattern(source, flags)
-    bogus = (32, b"\x11\x00\x00\x00\xff\xff\x00\x00", 0, {}, (None,))
+    bogus = (32, [17, 99999, 1, 1], 0, {}, (None,))
     cache.put("program", source, flags, bogus)
     assert compile_pattern(source, flags) == good
     assert cache.get("program", source, flags) != bogus
 
 
 def flipped_program_byte() -> bytes:
-    """A file whose one byte of one program differs from what was written."""
-    packed = bytearray(programcache.pack({("program", "x", 0): (32, b"\x11\x00\x00\x00", 0,
-                                                                  {}, (None,))}))
-    packed[-12] ^= 1
+    """A file whose one byte of one program's code differs from what was written, and
+    still reads as a program (of another pattern) but for the digest."""
+    word = 0x1A2B3C4D
+    packed = bytearray(programcache.pack({("program", "x", 0): (32, [17, word], 0, {},
+                                                                  (None,))}))
+    at = packed.index(word.to_bytes(4, "little"))
+    packed[at] ^= 1
+    _, _, payload = marshal.loads(bytes(packed))
+    assert marshal.loads(payload)[0][1][1] == [17, word ^ 1]
     return bytes(packed)
 
 

@@ -29,7 +29,7 @@ import _sre
 
 VARIABLE = "SPECEXTRACT_CACHE"
 OFF = ("off", "0", "no", "false")
-FORMAT = 2            # the file's layout; another value reads as empty
+FORMAT = 3            # the file's layout; another value reads as empty
 MAX_ENTRIES = 5_000   # past this, a file keeps only what its last process used
 _CACHES: list["ProgramCache"] = []
 

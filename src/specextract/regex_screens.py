@@ -27,7 +27,6 @@ regex internals differ gets ``re.compile``.
 from __future__ import annotations
 
 import re
-from array import array
 from functools import lru_cache
 
 import _sre
@@ -42,8 +41,6 @@ SPACES = frozenset(ch for ch in map(chr, range(0x3001)) if ch.isspace())
 
 # what compile_pattern and compile_screened build, kept from one process to the next
 PROGRAMS = ProgramCache("patterns", __file__)
-# the program's words as bytes (an array type of the engine's word size; a list if none)
-CODE_TYPE = next((t for t in "IL" if array(t).itemsize == _sre.CODESIZE), "")
 
 
 class _Unread(Exception):
@@ -71,7 +68,7 @@ def compile_screened(source: str, flags: int = 0) -> re.Pattern:
 
 def compile_pattern(source: str, flags: int = 0) -> re.Pattern:
     """``re.compile(source, flags)`` for a pattern compiled once (at import, or once per
-    lexicon: it keeps no cache), with the characters its matches can start with in the
+    lexicon: it keeps no pattern in memory), with the characters its matches can start with in the
     compiled header (see the module docstring): the same matches, and ``search`` and
     ``finditer`` skip the positions where none can start. As ``re.compile`` where the
     engine finds such a set itself, where there is none, or where the internals differ.
@@ -97,8 +94,8 @@ def compile_pattern(source: str, flags: int = 0) -> re.Pattern:
 
 def _program(flags: int, tree) -> tuple:
     """What ``re._compiler.compile`` builds from ``tree``, with a first-character header
-    where the engine has none and one can be read: (flags, code as bytes, groups, group
-    index, group names), the arguments of ``_sre.compile`` after the source."""
+    where the engine has none and one can be read: (flags, code, groups, group index,
+    group names), the arguments of ``_sre.compile`` after the source."""
     all_flags = tree.state.flags | flags
     header = _first_character_header(tree, all_flags)
     if header is not None:
@@ -109,19 +106,13 @@ def _program(flags: int, tree) -> tuple:
     groups = [None] * tree.state.groups
     for name, index in tree.state.groupdict.items():
         groups[index] = name
-    packed = array(CODE_TYPE, code).tobytes() if CODE_TYPE else code
-    return (all_flags, packed, tree.state.groups - 1, dict(tree.state.groupdict), tuple(groups))
+    code = list(map(int, code))   # plain ints (the compiler's opcodes are an int subclass)
+    return (all_flags, code, tree.state.groups - 1, dict(tree.state.groupdict), tuple(groups))
 
 
 def _from_program(source: str, program: tuple) -> re.Pattern:
     """The pattern built from a _program (the engine checks the program first)."""
-    flags, packed, groups, groupindex, indexgroup = program
-    if isinstance(packed, bytes):
-        words = array(CODE_TYPE)
-        words.frombytes(packed)
-        code = words.tolist()
-    else:
-        code = list(packed)
+    flags, code, groups, groupindex, indexgroup = program
     return _sre.compile(source, flags, code, groups, groupindex, indexgroup)
 
 

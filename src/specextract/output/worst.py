@@ -101,10 +101,9 @@ class WorstTally:
         self.total += 1
         key = (claim["attribute"], claim["value"], claim["baseline"], claim["metric"])
         figure = self._figures.get(key)
-        same = self._same
-        doc_id = same.setdefault(claim["doc_id"], claim["doc_id"])
+        doc_id = self._same.setdefault(claim["doc_id"], claim["doc_id"])
         if figure is None:
-            self._figures[key] = [self._place(place), self._told(claim), doc_id]
+            self._figures[key] = [self._place(place, doc_id), self._told(claim), doc_id]
             return
         docs = figure[2]
         if isinstance(docs, set):
@@ -112,14 +111,13 @@ class WorstTally:
         elif docs != doc_id:   # a second document: a set from now on
             figure[2] = {docs, doc_id}
         if place < figure[0]:
-            figure[0], figure[1] = self._place(place), self._told(claim)
+            figure[0], figure[1] = self._place(place, doc_id), self._told(claim)
 
-    def _place(self, place: tuple) -> tuple:
+    def _place(self, place: tuple, doc_id: str) -> tuple:
         """``place`` with its names as the chip's figures already hold them (one string
-        per document, not one per claim)."""
-        given, doc_id, path, seq = place
-        same = self._same
-        return given, same.setdefault(doc_id, doc_id), same.setdefault(path, path), seq
+        per document, not one per claim; ``doc_id`` is the place's, so held)."""
+        given, _, path, seq = place
+        return given, doc_id, self._same.setdefault(path, path), seq
 
     def _told(self, claim: dict) -> tuple[str, str, str, str]:
         """What a figure's line reads of its first claim (attribute, unit, expected,
