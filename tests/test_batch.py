@@ -185,6 +185,18 @@ def test_pipeline_version_covers_extraction_code_and_lexicons_not_the_reference(
     assert "specs.csv" not in data
 
 
+def test_module_files_are_found_as_the_import_system_finds_them():
+    # a.py, else a/__init__.py; names that are no module (imported functions) give None
+    names = set(versions._package_sources()) | {"extract.claims.extract", "nothing", "data"}
+    for name in names:
+        base = versions.PACKAGE_DIR.joinpath(*name.split("."))
+        expected = next((c for c in (base.with_suffix(".py"), base / "__init__.py")
+                         if c.is_file()), None)
+        assert versions._module_file(name) == expected, name
+    assert versions._module_file("extract") == versions.PACKAGE_DIR / "extract" / "__init__.py"
+    assert versions._module_file("extract.claims.extract") is None
+
+
 def test_same_file_name_in_two_folders_keeps_both(tmp_path):
     for folder, value in (("a", "19.5"), ("b", "15")):
         (tmp_path / "in" / folder).mkdir(parents=True)

@@ -212,3 +212,43 @@ def test_saving_keeps_what_another_process_wrote_meanwhile(tmp_path, monkeypatch
     first.save()
     second.save()
     assert set(programcache.read_entries(first.path())) == {("screen", "a", 0), ("screen", "b", 0)}
+
+
+def test_a_file_past_its_size_keeps_only_what_this_process_used(tmp_path, monkeypatch):
+    monkeypatch.setenv(programcache.VARIABLE, str(tmp_path))
+    earlier, later = (ProgramCache("s", regex_screens.__file__) for _ in range(2))
+    earlier.put("screen", "old", 0, "x" * 5000)
+    earlier.save()
+    monkeypatch.setattr(programcache, "MAX_BYTES", 4000)
+    later.put("screen", "new", 0, "y")
+    later.save()
+    assert set(programcache.read_entries(later.path())) == {("screen", "new", 0)}
+
+
+SEEDED_RUN = """
+from specextract.check.reference import load_reference
+from specextract.batch.run import checked_rows
+from specextract.extract.claims import extract
+ref = load_reference()
+for text in {texts!r}:
+    checked_rows(extract(text, "d"), ref)
+"""
+
+
+def test_a_run_compiles_the_same_sources_whatever_the_hash_seed(tmp_path):
+    # a pattern built from a set in its iteration order would get a new source, a new
+    # entry and a save in every process
+    import os
+    import subprocess
+    import sys
+    texts = TEXTS + ["RTX 4090 的 FP32 为 82.6 TFLOPS，是 RTX 3090 的 2 倍。",
+                     "| GPU | Memory |\n|---|---|\n| H100 SXM | 80 GB HBM3 |"]
+    env = {**os.environ, programcache.VARIABLE: str(tmp_path)}
+    kept = []
+    for seed in ("1", "2"):
+        subprocess.run([sys.executable, "-c", SEEDED_RUN.format(texts=texts)], check=True,
+                       env={**env, "PYTHONHASHSEED": seed})
+        files = sorted(tmp_path.glob("patterns-*.marshal"))
+        assert len(files) == 1
+        kept.append(set(programcache.read_entries(files[0])))
+    assert kept[0] and kept[1] == kept[0]

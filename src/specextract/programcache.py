@@ -30,7 +30,9 @@ import _sre
 VARIABLE = "SPECEXTRACT_CACHE"
 OFF = ("off", "0", "no", "false")
 FORMAT = 3            # the file's layout; another value reads as empty
-MAX_ENTRIES = 5_000   # past this, a file keeps only what its last process used
+MAX_ENTRIES = 5_000   # past this many entries, or
+MAX_BYTES = 8 << 20   # this many bytes, a file keeps only what its last process used (the
+                      # bundled lexicon's patterns take about 180 entries and 0.9 MB)
 _CACHES: list["ProgramCache"] = []
 
 
@@ -111,16 +113,17 @@ class ProgramCache:
     def save(self) -> None:
         """Write the entries, with those another process wrote to the file meanwhile (a
         batch's workers each build some), atomically; only those used here when there are
-        too many. A folder that cannot be written is left alone."""
+        too many (MAX_ENTRIES, MAX_BYTES). A folder that cannot be written is left alone."""
         if not self._changed or self._path is None or self._entries is None:
             return
         entries = {**read_entries(self._path), **self._entries}
-        if len(entries) > MAX_ENTRIES:
-            entries = {k: v for k, v in entries.items() if k in self._used}
+        data = pack(entries) if len(entries) <= MAX_ENTRIES else b""
+        if not data or len(data) > MAX_BYTES:
+            data = pack({k: v for k, v in entries.items() if k in self._used})
         tmp = self._path.with_name(f".{self._path.name}.{os.getpid()}.tmp")
         try:
             self._path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_bytes(pack(entries))
+            tmp.write_bytes(data)
             os.replace(tmp, self._path)
             self._changed = False
         except (OSError, ValueError):

@@ -50,11 +50,29 @@ def _parents(name: str) -> list[str]:
 
 
 def _module_file(name: str) -> Path | None:
-    base = PACKAGE_DIR.joinpath(*name.split("."))
-    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-        if candidate.is_file():
-            return candidate
-    return None
+    """The source of package module ``name`` ("extract.prose"), or None: ``a/b.py``, else
+    ``a/b/__init__.py``. Most names asked for are not modules ("from .x import f" asks
+    for "x.f" too), so the package's files are listed once instead of probed."""
+    return _package_sources().get(name)
+
+
+@lru_cache(maxsize=1)
+def _package_sources() -> dict[str, Path]:
+    """Module name -> source file, for every ``.py`` file of the package (a module
+    file wins over a package's ``__init__.py`` of the same name, as in the import
+    system)."""
+    modules: dict[str, Path] = {}
+    packages: dict[str, Path] = {}
+    for path in PACKAGE_DIR.rglob("*.py"):
+        parts = path.relative_to(PACKAGE_DIR).with_suffix("").parts
+        if any("." in part for part in parts):   # "a.b.py" is no module a.b
+            continue
+        if parts[-1] == "__init__":
+            if len(parts) > 1:
+                packages[".".join(parts[:-1])] = path
+        else:
+            modules[".".join(parts)] = path
+    return {**packages, **modules}
 
 
 # An import statement: "import a.b as c, d" or "from .x import (y,\n z as w)" (or a name

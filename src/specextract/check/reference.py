@@ -25,6 +25,7 @@ from pathlib import Path
 from ..lexicon.files import data_path
 from ..lexicon.lexicon import Lexicon, lexicon_or_default
 from ..errors import DataFileError
+from ..regex_screens import compile_pattern
 from .rules import (
     AttrSpec, condition_generations, entity_key, entity_name, name_regex, parse_ratio,
     row_figures, row_problem, to_decimal,
@@ -296,7 +297,7 @@ def _same_value(a: str, b: str) -> bool:
 
 def build_ratios(frame: list[dict[str, str]], where: str,
                  entities: set[str]) -> list[MarketingRatio]:
-    names = [(name, re.compile(name_regex(name), re.IGNORECASE))
+    names = [(name, compile_pattern(name_regex(name), re.IGNORECASE))
              for name in sorted(entities, key=len, reverse=True)]
     out = []
     for index, raw in enumerate(_records(frame)):

@@ -280,7 +280,8 @@ def _names_pattern(names: frozenset[str]) -> re.Pattern | None:
     names); built once per table instead of once per condition."""
     if not names:
         return None
-    return re.compile("|".join(name_regex(n) for n in sorted(names, key=len, reverse=True) if n))
+    ordered = sorted(names, key=lambda n: (-len(n), n))   # one source whatever the set's order
+    return compile_pattern("|".join(name_regex(n) for n in ordered if n))
 
 
 def _other_card(text: str, own: frozenset[str], names: frozenset[str]) -> bool:
@@ -347,6 +348,8 @@ def condition_generations(row: dict[str, str], entity: str,
     different generations is ambiguous and gives none. ``names``: every chip name in the
     table, to recognise other cards."""
     condition = row.get("condition", "")
+    if "gen" not in condition.lower() and "代" not in condition:
+        return []   # every generation pattern needs one of them (most conditions have neither)
     value = row.get("value", "").strip().lower()
     if not condition or is_preliminary(condition) or value in NOT_SUPPORTED:
         return []

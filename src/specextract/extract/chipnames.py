@@ -58,7 +58,7 @@ def _starts(words: list[str]) -> str:
         return plain_trie(group, lambda w: w.replace(" ", FLEX_ONE)) if group else "(?!)"
     latin = [w for w in words if _latin_start(w)]
     free = [w for w in latin if _case_free(w)]
-    exact = sorted({w for w in latin if not _case_free(w)}, key=len, reverse=True)
+    exact = sorted({w for w in latin if not _case_free(w)}, key=lambda w: (-len(w), w))
     other = [w for w in words if not _latin_start(w)]
     exact_part = "|".join(re.escape(w).replace(r"\ ", r"\s?") for w in exact) or "(?!)"
     return (f"{first_chars(words)}(?:(?<![A-Za-z0-9])(?=(?i:{trie(free)})|{exact_part})"
