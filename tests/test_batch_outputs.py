@@ -100,7 +100,7 @@ def test_documents_are_checked_where_they_are_extracted(tmp_path, corpus):
 
 def test_a_worker_that_cannot_check_leaves_it_to_the_parent(tmp_path, corpus, monkeypatch):
     assert run_cli("run", corpus, "--out", tmp_path / "normal").exit_code == 0
-    monkeypatch.setattr(batch, "_worker_reference", lambda spec: None)
+    monkeypatch.setattr(batch, "worker_reference", lambda spec: None)
     assert run_cli("run", corpus, "--out", tmp_path / "parent").exit_code == 0
     assert dump_store(tmp_path / "normal" / "specextract.db") == \
         dump_store(tmp_path / "parent" / "specextract.db")
@@ -223,6 +223,29 @@ def test_consensus_of_the_cli_equals_the_reports(tmp_path):
     assert cells[1:] == from_cli[1:] and len(cells) > 10
     assert (out / "report" / "consensus.html").read_text(encoding="utf-8").count("<tr>") == \
         len(cells)
+
+
+def test_the_report_takes_the_consensus_a_side_job_wrote_or_writes_it_when_that_failed(
+        tmp_path, corpus):
+    from specextract.output.report import write_report
+    out = tmp_path / "out"
+    assert run_cli("run", corpus, "--out", out).exit_code == 0
+    written = (out / "report" / "consensus.html").read_bytes()
+
+    class Failed:
+        def get(self):
+            raise RuntimeError("its worker died")
+
+    class Done:   # what a side job returns; the page is its to write
+        def get(self):
+            return 0, []
+    ref = load_reference()
+    with Store.open(out / "specextract.db", write=False) as store:
+        write_report(store, tmp_path / "failed", ref, consensus=Failed())
+        write_report(store, tmp_path / "done", ref, consensus=Done())
+    assert (tmp_path / "failed" / "consensus.html").read_bytes() == written
+    assert not (tmp_path / "done" / "consensus.html").exists()
+    assert (tmp_path / "done" / "index.html").exists()
 
 
 def test_report_index_without_pandas(tmp_path, corpus):

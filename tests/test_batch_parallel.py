@@ -61,9 +61,12 @@ def test_killed_run_resumes_to_the_same_store(corpus, local_store, tmp_path):
 
 
 def same_csv(out: Path, local_store: Path) -> bool:
-    """claims.csv (written by a worker beside the report) is the local run's, byte for byte."""
+    """claims.csv and the report's consensus.html (written by workers beside the report)
+    are the local run's, byte for byte."""
     mine = (out / "claims.csv").read_bytes()
-    return len(mine.splitlines()) > 1 and mine == (local_store.parent / "claims.csv").read_bytes()
+    consensus = Path("report", "consensus.html")
+    return (len(mine.splitlines()) > 1 and mine == (local_store.parent / "claims.csv").read_bytes()
+            and (out / consensus).read_bytes() == (local_store.parent / consensus).read_bytes())
 
 
 def test_two_worker_processes_give_the_same_store(corpus, local_store, tmp_path):

@@ -21,13 +21,15 @@ from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
 
-from .run import Executor, finish_quietly, run_batch, summary_text
+from .run import (BatchError, Executor, finish_quietly, reference_spec, run_batch, summary_text,
+                  worker_reference)
+from .tasks import ReferenceSpec
 from ..errors import (DamagedStoreError, DataFileError, DiskFullError, SpecExtractError,
                       WorkerDied)
 from ..output.export import write_csv
 from ..ingest.inputs import count_input_files, iter_input_files
 from ..check.reference import load_reference, tables_text
-from ..output.report import STAGING, staging_folder, write_report
+from ..output.report import STAGING, staging_folder, write_consensus, write_report
 from ..output.worst import WorstTally, worst_text
 from ..store.db import CLAIM_STORE_COLUMNS, Store
 from ..store.faults import fatal_error
@@ -136,12 +138,15 @@ def remove_temporaries(out_dir: Path) -> None:
 def write_outputs(store: Store, out_dir: Path, ref, executor: Executor,
                   worst: WorstTally | None = None) -> tuple[int, Path]:
     """claims.csv and the HTML report from the whole store; with worker processes, the
-    CSV is written in one of them while this process draws the report, else here from
-    the open store. ``worst``: tallies the worst wrong figures in the report's pass."""
+    CSV and the report's consensus.html are written in them while this process draws
+    the rest of the report, else here from the open store. ``worst``: tallies the worst
+    wrong figures in the report's pass."""
     side_job = getattr(executor, "side_job", None)
     csv_path = out_dir / "claims.csv"
     csv_job = side_job(export_claims, str(store.path), str(csv_path)) if side_job else None
-    index = write_report(store, out_dir / "report", ref, worst)
+    consensus_job = side_job(export_consensus, str(store.path), str(out_dir / "report"),
+                             reference_spec(ref)) if side_job else None
+    index = write_report(store, out_dir / "report", ref, worst, consensus_job)
     if csv_job is not None:
         try:
             return csv_job.get(), index
@@ -154,6 +159,17 @@ def export_claims(db: str, csv_path: str) -> int:
     """Every claim of the store ``db`` into ``csv_path`` (read-only; runs in any process)."""
     with Store.open(db, write=False) as store:
         return claims_csv(store, csv_path)
+
+
+def export_consensus(db: str, folder: str, spec: ReferenceSpec) -> tuple[int, list[str]]:
+    """The report's consensus.html of the store ``db`` (read-only; runs in any process that
+    can load the run's reference table ``spec``); what write_consensus returns."""
+    ref = worker_reference(spec)
+    if ref is None:
+        raise BatchError("this process cannot load the run's reference table")
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    with Store.open(db, write=False) as store:
+        return write_consensus(store, Path(folder), ref)
 
 
 def claims_csv(store: Store, csv_path: str | Path) -> int:

@@ -167,7 +167,7 @@ def reference_spec(ref: Reference) -> ReferenceSpec:
     return ReferenceSpec.of(ref)
 
 
-def _worker_reference(spec: ReferenceSpec | None) -> Reference | None:
+def worker_reference(spec: ReferenceSpec | None) -> Reference | None:
     if spec is None:
         return None
     if spec not in _worker_references:
@@ -184,7 +184,7 @@ def _worker_reference(spec: ReferenceSpec | None) -> Reference | None:
 def _checked_here(task: DocumentTask, claims: list[Claim]) -> dict:
     """{"claims": rows} for a result: checked (and "checked": checker version) if this
     process can check against the run's reference, else unchecked."""
-    ref = _worker_reference(task.reference)
+    ref = worker_reference(task.reference)
     if ref is not None:
         try:
             return {"claims": checked_rows(claims, ref), "checked": task.reference.check_version}
@@ -211,7 +211,7 @@ def _unchanged(result: dict, task: DocumentTask) -> dict:
     """An unchanged document; its stored claims re-checked when the task carries them
     (only the reference table or the checker changed)."""
     stored = task.stored
-    ref = _worker_reference(task.reference) if stored is not None else None
+    ref = worker_reference(task.reference) if stored is not None else None
     if ref is not None:
         try:
             result.update(claims=checked_rows(stored, ref), checked=task.reference.check_version)

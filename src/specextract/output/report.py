@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator
 from itertools import chain, groupby, islice
 from operator import itemgetter
 from pathlib import Path
+from typing import Protocol
 
 from ..check.reference import Reference
 from ..store import queries
@@ -42,10 +43,17 @@ STAGING = ".staging"          # in the report folder: pages drawn by batch worke
 TMP_SUFFIX = ".tmp"
 
 
+class Pending(Protocol):
+    """A result another process is working out (a batch executor's side job)."""
+
+    def get(self) -> tuple[int, list[str]]: ...
+
+
 def write_report(store: Store, folder: str | Path, reference: Reference,
-                 worst: WorstTally | None = None) -> Path:
+                 worst: WorstTally | None = None, consensus: Pending | None = None) -> Path:
     """Write the report into ``folder`` (updating an old one); returns index.html's path.
-    ``worst``: tallies the worst wrong figures on the way (see output/worst.py)."""
+    ``worst``: tallies the worst wrong figures on the way (see output/worst.py);
+    ``consensus``: consensus.html begun in another process (see write_lists)."""
     folder = Path(folder)
     for leftover in (folder.with_name(folder.name + ".new"),
                      folder.with_name(folder.name + ".old")):   # earlier versions' swaps
@@ -54,7 +62,7 @@ def write_report(store: Store, folder: str | Path, reference: Reference,
     docs.mkdir(parents=True, exist_ok=True)
     write_pages(store, folder)
     shutil.rmtree(folder / STAGING, ignore_errors=True)
-    consensus, contradicted = write_lists(store, folder, reference, worst)
+    consensus, contradicted = write_lists(store, folder, reference, worst, consensus)
     index = folder / "index.html"
     _write(index, index_parts(store, reference, consensus, contradicted))
     return index
@@ -174,27 +182,18 @@ def index_page(store: Store, reference: Reference) -> str:
 
 
 def write_lists(store: Store, folder: Path, reference: Reference,
-                worst: WorstTally | None = None) -> tuple[tuple[int, list[str]], Contradicted]:
+                worst: WorstTally | None = None, consensus: Pending | None = None
+                ) -> tuple[tuple[int, list[str]], Contradicted]:
     """contradicted.html, documents.html, consensus.html and one page per contradicted
     group in ``groups/`` (pages of groups that are gone removed); returns what the index
     shows of the consensus (how many lines, the first CONSENSUS_SHOWN rows) and of the
     contradicted claims (the groups, the first CLAIMS_PER_GROUP claims of the first
-    GROUPS_SHOWN groups), so that each is queried once."""
+    GROUPS_SHOWN groups), so that each is queried once. ``consensus``: write_consensus
+    running in another process meanwhile (its result is waited for last); when it fails,
+    consensus.html is written here."""
     contradicted = queries.contradicted_groups(store.conn)
     _write(folder / "contradicted.html", contradicted_page(store, contradicted))
     _write(folder / "documents.html", documents_page(store))
-    head: list[str] = []
-    count = 0
-
-    def counted(rows: Iterable[str]) -> Iterator[str]:
-        nonlocal count
-        for row in rows:
-            if count < CONSENSUS_SHOWN:
-                head.append(row)
-            count += 1
-            yield row
-    _write(folder / "consensus.html",
-           consensus_page(store, reference, counted(consensus_rows(store, reference))))
     groups = folder / "groups"
     groups.mkdir(exist_ok=True)
     sizes = {(entity, kind): n for entity, kind, n in contradicted}
@@ -214,7 +213,30 @@ def write_lists(store: Store, folder: Path, reference: Reference,
     for old in groups.iterdir():
         if old.name not in written and old.is_file():
             old.unlink(missing_ok=True)
-    return (count, head), (contradicted, shown)
+    if consensus is not None:
+        try:
+            return consensus.get(), (contradicted, shown)
+        except Exception:  # noqa: BLE001 - its process failed or died: write it here
+            pass
+    return write_consensus(store, folder, reference), (contradicted, shown)
+
+
+def write_consensus(store: Store, folder: Path, reference: Reference) -> tuple[int, list[str]]:
+    """consensus.html; how many lines it has, and the first CONSENSUS_SHOWN of them (the
+    index shows those). Reads the store only, so another process can write it."""
+    head: list[str] = []
+    count = 0
+
+    def counted(rows: Iterable[str]) -> Iterator[str]:
+        nonlocal count
+        for row in rows:
+            if count < CONSENSUS_SHOWN:
+                head.append(row)
+            count += 1
+            yield row
+    _write(Path(folder) / "consensus.html",
+           consensus_page(store, reference, counted(consensus_rows(store, reference))))
+    return count, head
 
 
 def _write(target: Path, parts: Iterable[str]) -> None:
@@ -225,4 +247,4 @@ def _write(target: Path, parts: Iterable[str]) -> None:
     os.replace(tmp, target)
 
 
-__all__ = ["write_report", "index_page", "write_pages"]
+__all__ = ["write_report", "index_page", "write_pages", "write_consensus"]
