@@ -117,8 +117,8 @@ class ProgramCache:
         if not self._changed or self._path is None or self._entries is None:
             return
         entries = {**read_entries(self._path), **self._entries}
-        data = pack(entries) if len(entries) <= MAX_ENTRIES else b""
-        if not data or len(data) > MAX_BYTES:
+        data = pack(entries)
+        if len(entries) > MAX_ENTRIES or len(data) > MAX_BYTES:
             data = pack({k: v for k, v in entries.items() if k in self._used})
         tmp = self._path.with_name(f".{self._path.name}.{os.getpid()}.tmp")
         try:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from .run import (BatchError, Executor, finish_quietly, reference_spec, run_batch, summary_text,
                   worker_reference)
+from .executors import Done
 from .tasks import ReferenceSpec
 from ..errors import (DamagedStoreError, DataFileError, DiskFullError, SpecExtractError,
                       WorkerDied)
@@ -144,8 +145,11 @@ def write_outputs(store: Store, out_dir: Path, ref, executor: Executor,
     side_job = getattr(executor, "side_job", None)
     csv_path = out_dir / "claims.csv"
     csv_job = side_job(export_claims, str(store.path), str(csv_path)) if side_job else None
+    # the consensus beside it only where the CSV went elsewhere: a side job run here would
+    # open (and check) the store a second time for nothing
     consensus_job = side_job(export_consensus, str(store.path), str(out_dir / "report"),
-                             reference_spec(ref)) if side_job else None
+                             reference_spec(ref)) \
+        if csv_job is not None and not isinstance(csv_job, Done) else None
     index = write_report(store, out_dir / "report", ref, worst, consensus_job)
     if csv_job is not None:
         try:

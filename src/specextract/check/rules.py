@@ -351,7 +351,7 @@ def condition_generations(row: dict[str, str], entity: str,
     if "gen" not in condition.lower() and "代" not in condition:
         return []   # every generation pattern needs one of them (most conditions have neither)
     value = row.get("value", "").strip().lower()
-    if not condition or is_preliminary(condition) or value in NOT_SUPPORTED:
+    if is_preliminary(condition) or value in NOT_SUPPORTED:
         return []
     if CONFLICT.search(condition):
         return []

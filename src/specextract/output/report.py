@@ -234,7 +234,7 @@ def write_consensus(store: Store, folder: Path, reference: Reference) -> tuple[i
                 head.append(row)
             count += 1
             yield row
-    _write(Path(folder) / "consensus.html",
+    _write(folder / "consensus.html",
            consensus_page(store, reference, counted(consensus_rows(store, reference))))
     return count, head
 
