@@ -97,6 +97,72 @@ def test_put_document_replaces_claims_atomically(tmp_path):
         assert store.known("/c/a.txt").n_claims == 1
 
 
+def test_claims_come_in_doc_id_path_seq_order_as_one_sorted_query_gives(tmp_path):
+    """claim_values and claim_rows read document by document; the order is ORDER BY
+    doc_id, path, seq's whatever the stored doc_ids: missing, shared by two paths, out of
+    path order, or differing within one document, and seq 9 before 10."""
+    db = tmp_path / "s.db"
+    with Store.open(db) as store:
+        for path, doc_id in [("/c/z.txt", "a"), ("/c/b.txt", "b"), ("/c/a.txt", "b"),
+                             ("/c/m.txt", "a b"), ("/c/n.txt", "é")]:
+            store.put_document({**DOC, "path": path, "doc_id": doc_id},
+                               [row(str(v), doc_id=doc_id,
+                                    verdict="supported" if v % 3 else "contradicted")
+                                for v in range(12)])
+    conn = sqlite3.connect(db)
+    with conn:   # stored rows as an older or hand-edited store may hold them
+        conn.execute("UPDATE claims SET doc_id = NULL WHERE path = '/c/n.txt' AND seq < 3")
+        conn.execute("UPDATE claims SET doc_id = 'c' WHERE path = '/c/z.txt' AND seq % 2 = 1")
+    sorted_rows = conn.execute("SELECT * FROM claims ORDER BY doc_id, path, seq").fetchall()
+    conn.close()
+    with Store.open(db, write=False) as store:
+        names = [d[1] for d in store.conn.execute("PRAGMA table_info(claims)")]
+        assert list(store.claim_values(names)) == sorted_rows
+        assert not store.conn.in_transaction   # its read transaction ended with the rows
+        by_rows = [(r["doc_id"], r["value"]) for r in store.claim_rows(verdicts=["supported"])]
+        assert by_rows == [(r[names.index("doc_id")] or "", r[names.index("value")])
+                           for r in sorted_rows if r[names.index("verdict")] == "supported"]
+        assert [r["value"] for r in store.claim_rows(path="/c/z.txt")] == \
+            [str(v) for v in (0, 2, 4, 6, 8, 10, 1, 3, 5, 7, 9, 11)]
+    assert len(sorted_rows) == 60
+
+
+def test_claim_values_are_one_snapshot_while_another_process_writes(tmp_path):
+    db = tmp_path / "s.db"
+    with Store.open(db) as store:
+        for name in "bd":
+            store.put_document({**DOC, "path": f"/c/{name}.txt", "doc_id": name},
+                               [row("19.5", doc_id=name), row("15", doc_id=name)])
+    with Store.open(db, write=False) as reader:
+        values = reader.claim_values(["doc_id", "value"])
+        first = next(values)
+        writer = sqlite3.connect(db)
+        with writer:
+            writer.execute("PRAGMA foreign_keys = ON")
+            writer.execute("DELETE FROM documents WHERE path = '/c/d.txt'")
+            writer.execute("UPDATE claims SET value = '99' WHERE path = '/c/b.txt'")
+        writer.close()
+        assert [first, *values] == [("b", "19.5"), ("b", "15"), ("d", "19.5"), ("d", "15")]
+        assert list(reader.claim_values(["doc_id", "value"])) == [("b", "99"), ("b", "99")]
+
+
+def test_a_reader_left_half_way_ends_quietly_after_its_store_closed(tmp_path, monkeypatch):
+    """A failed export (a full disk) leaves its reader suspended; the store closes first,
+    and the reader's end must raise nothing then."""
+    import gc
+    import sys
+    raised = []
+    monkeypatch.setattr(sys, "unraisablehook", raised.append)
+    store = Store.open(tmp_path / "s.db")
+    store.put_document(DOC, [row("19.5"), row("15")])
+    values, rows = store.claim_values(), store.claim_rows()
+    next(values), next(rows)
+    store.close()
+    del values, rows
+    gc.collect()
+    assert raised == []
+
+
 def test_a_newer_schema_version_is_refused(tmp_path):
     db = tmp_path / "s.db"
     Store.open(db).close()
