@@ -31,7 +31,7 @@ from ..output.export import write_csv
 from ..ingest.inputs import count_input_files, iter_input_files
 from ..check.reference import load_reference, tables_text
 from ..output.report import STAGING, staging_folder, write_consensus, write_report
-from ..output.worst import WorstTally, worst_text
+from ..output.worst import worst_text
 from ..store.db import CLAIM_STORE_COLUMNS, Store
 from ..store.faults import fatal_error
 
@@ -101,23 +101,21 @@ def _run_in_store(db: Path, inputs: Sequence[str], paths, out_dir: Path, ref,
                 if extras.prune:
                     run.pruned = store.prune_unseen()
                 run.unseen = store.unseen()
-                worst = WorstTally()
-                n, index = _outputs(store, out_dir, ref, executor, run, worst)
+                n, index = _outputs(store, out_dir, ref, executor, run)
         except KeyboardInterrupt:
             echo(f"interrupted: the store {store.path} is consistent; run again to resume")
             return 130
         echo(summary_text(run, store))
         echo(tables_text(ref))
         echo(f"{n} claims (the whole store) -> {out_dir / 'claims.csv'}; report -> {index}")
-        echo(worst_text(store, str(db), tally=worst))
+        echo(worst_text(store, str(db)))
     return 1 if run.counts["failed"] else 0
 
 
-def _outputs(store: Store, out_dir: Path, ref, executor: Executor, run,
-             worst: WorstTally | None = None) -> tuple[int, Path]:
+def _outputs(store: Store, out_dir: Path, ref, executor: Executor, run) -> tuple[int, Path]:
     """write_outputs; a full disk (or a store that breaks) fails the run in the store."""
     try:
-        return write_outputs(store, out_dir, ref, executor, worst)
+        return write_outputs(store, out_dir, ref, executor)
     except Exception as exc:
         fatal = fatal_error(exc, out_dir)
         if fatal is None:
@@ -136,12 +134,10 @@ def remove_temporaries(out_dir: Path) -> None:
             path.unlink(missing_ok=True)
 
 
-def write_outputs(store: Store, out_dir: Path, ref, executor: Executor,
-                  worst: WorstTally | None = None) -> tuple[int, Path]:
+def write_outputs(store: Store, out_dir: Path, ref, executor: Executor) -> tuple[int, Path]:
     """claims.csv and the HTML report from the whole store; with worker processes, the
     CSV and the report's consensus.html are written in them while this process draws
-    the rest of the report, else here from the open store. ``worst``: tallies the worst
-    wrong figures in the report's pass."""
+    the rest of the report, else here from the open store."""
     side_job = getattr(executor, "side_job", None)
     csv_path = out_dir / "claims.csv"
     csv_job = side_job(export_claims, str(store.path), str(csv_path)) if side_job else None
@@ -150,7 +146,7 @@ def write_outputs(store: Store, out_dir: Path, ref, executor: Executor,
     consensus_job = side_job(export_consensus, str(store.path), str(out_dir / "report"),
                              reference_spec(ref)) \
         if csv_job is not None and not isinstance(csv_job, Done) else None
-    index = write_report(store, out_dir / "report", ref, worst, consensus_job)
+    index = write_report(store, out_dir / "report", ref, consensus_job)
     if csv_job is not None:
         try:
             return csv_job.get(), index

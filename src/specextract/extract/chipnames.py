@@ -107,7 +107,7 @@ def find_names(text: str, lexicon: Lexicon | None = None) -> list[Named]:
     pattern, lines = lexicon_or_default(lexicon).built(families)
     out = []
     for m in pattern.finditer(text):
-        i = next(j for j in range(len(lines)) if m.group(f"c{j}") is not None)
+        i = int(m.lastgroup[1:])  # type: ignore[index]  # line i's code group "c<i>" closes last
         fam = lines[i]
         if fam.prefix is not None and not fam.prefix.search(text, max(0, m.start() - 16), m.start()):
             continue

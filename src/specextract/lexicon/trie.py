@@ -152,10 +152,12 @@ def squash(text: str) -> str:
     return "".join(text.split()).lower()
 
 
-def scan(pattern: re.Pattern, text: str, regions=None):
-    """Matches in the given (start, end) regions of ``text``, or in all of it."""
+def scan(pattern: re.Pattern, text: str, regions=None) -> list[re.Match]:
+    """Matches in the given (start, end) regions of ``text``, or in all of it, in order
+    (a list: a generator costs a call into it per match)."""
     if regions is None:
-        yield from pattern.finditer(text)
-        return
+        return list(pattern.finditer(text))
+    out: list[re.Match] = []
     for start, end in regions:
-        yield from pattern.finditer(text, start, end)
+        out.extend(pattern.finditer(text, start, end))
+    return out

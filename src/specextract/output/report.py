@@ -36,7 +36,6 @@ from .index import (CLAIMS_PER_GROUP, CONSENSUS_SHOWN, GROUPS_SHOWN, Contradicte
                     consensus_page, consensus_rows, contradicted_page, documents_page,
                     group_page, group_page_name, index_parts)
 from .pages import document_page, safe_name
-from .worst import WorstTally
 
 MANIFEST = ".pages"           # in the report folder: page name, state of its document
 STAGING = ".staging"          # in the report folder: pages drawn by batch workers
@@ -50,9 +49,8 @@ class Pending(Protocol):
 
 
 def write_report(store: Store, folder: str | Path, reference: Reference,
-                 worst: WorstTally | None = None, consensus: Pending | None = None) -> Path:
+                 consensus: Pending | None = None) -> Path:
     """Write the report into ``folder`` (updating an old one); returns index.html's path.
-    ``worst``: tallies the worst wrong figures on the way (see output/worst.py);
     ``consensus``: consensus.html begun in another process (see write_lists)."""
     folder = Path(folder)
     for leftover in (folder.with_name(folder.name + ".new"),
@@ -62,7 +60,7 @@ def write_report(store: Store, folder: str | Path, reference: Reference,
     docs.mkdir(parents=True, exist_ok=True)
     write_pages(store, folder)
     shutil.rmtree(folder / STAGING, ignore_errors=True)
-    consensus, contradicted = write_lists(store, folder, reference, worst, consensus)
+    consensus, contradicted = write_lists(store, folder, reference, consensus)
     index = folder / "index.html"
     _write(index, index_parts(store, reference, consensus, contradicted))
     return index
@@ -182,7 +180,7 @@ def index_page(store: Store, reference: Reference) -> str:
 
 
 def write_lists(store: Store, folder: Path, reference: Reference,
-                worst: WorstTally | None = None, consensus: Pending | None = None
+                consensus: Pending | None = None
                 ) -> tuple[tuple[int, list[str]], Contradicted]:
     """contradicted.html, documents.html, consensus.html and one page per contradicted
     group in ``groups/`` (pages of groups that are gone removed); returns what the index
@@ -201,8 +199,7 @@ def write_lists(store: Store, folder: Path, reference: Reference,
     shown: dict[Group, list[dict]] = {}
     written = set()
     stream = queries.contradicted_claims(store.conn)
-    for (entity, kind), claims in groupby(stream if worst is None else worst.tapped(stream),
-                                          key=itemgetter(0, 1)):
+    for (entity, kind), claims in groupby(stream, key=itemgetter(0, 1)):
         rows = map(itemgetter(2), claims)
         if (entity, kind) in on_index:
             first = shown[entity, kind] = list(islice(rows, CLAIMS_PER_GROUP))

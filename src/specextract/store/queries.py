@@ -203,3 +203,29 @@ def consensus_count(conn: sqlite3.Connection) -> int:
                         "coalesce(entity, ''), coalesce(attribute, ''), coalesce(baseline, ''),"
                         " coalesce(metric, ''), coalesce(value, ''))").fetchone()
     return n
+
+
+# One row per distinct contradicted figure: (chip, attribute, value, baseline, metric), how
+# many documents (distinct doc_ids) and claims state it, where its first claim stands (as
+# LISTED_ORDER, ranked among the documents with contradicted claims only), and that first
+# claim's unit, expected value and diagnosis (SQLite takes a bare column from the row of
+# the group's one min()).
+WRONG_FIGURES_SQL = f"""
+WITH listed AS (SELECT path, doc_id, row_number() OVER (ORDER BY doc_id, path) AS rank
+                FROM (SELECT DISTINCT path, doc_id FROM claims WHERE verdict = :verdict))
+SELECT coalesce(claims.entity, ''), coalesce(claims.attribute, ''), coalesce(claims.value, ''),
+       count(DISTINCT coalesce(claims.doc_id, '')), count(*), min({LISTED_ORDER}),
+       coalesce(claims.unit, ''), coalesce(claims.expected, ''), coalesce(claims.diagnosis, '')
+FROM claims {LISTED_JOIN}
+WHERE claims.verdict = :verdict
+GROUP BY 1, 2, 3, coalesce(claims.baseline, ''), coalesce(claims.metric, '')
+"""
+
+
+def wrong_figures(conn: sqlite3.Connection) -> Iterator[tuple[str, str, str, int, int, int,
+                                                              str, str, str]]:
+    """(chip, attribute, value, documents, claims, first, unit, expected, diagnosis) of each
+    distinct contradicted figure, in no set order; ``first`` orders figures by where their
+    first claim is listed (doc_id, path, seq). Grouped by SQLite: memory stays bounded
+    however many figures a store holds."""
+    return iter(conn.execute(WRONG_FIGURES_SQL, {"verdict": CONTRADICTED}))
