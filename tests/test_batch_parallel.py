@@ -13,6 +13,7 @@ import pytest
 
 from batchkit import dump_store, make_corpus, run_cli, store_count
 from specextract.batch.tasks import DocumentTask
+from specextract.errors import WorkerDied
 
 pytestmark = pytest.mark.slow
 N_ARTICLES = 60
@@ -268,9 +269,31 @@ def test_claims_csv_is_written_here_when_its_worker_dies(local_store, tmp_path):
             return super().side_job(die_on_kill_me, DocumentTask("kill-me"))
 
     with Store.open(local_store, write=False) as store, KillsTheExport(2) as executor:
-        n, _ = write_outputs(store, tmp_path, load_reference(), executor)
+        n, _, worst = write_outputs(store, tmp_path, load_reference(), executor)
     assert n > 0
     assert (tmp_path / "claims.csv").read_bytes() == (local_store.parent / "claims.csv").read_bytes()
+    with pytest.raises(WorkerDied):   # the worst figures' side job died too: run works them out
+        worst.get()
+
+
+def test_the_worst_figures_come_from_the_consensus_side_job(local_store, tmp_path):
+    """With workers, the worst wrong figures are worked out beside consensus.html, in a
+    worker, and are those the store gives here."""
+    from specextract.batch.executors import PoolExecutor
+    from specextract.check.reference import load_reference
+    from specextract.batch.job import write_outputs
+    from specextract.output.worst import worst_figures
+    from specextract.store.db import Store
+
+    with Store.open(local_store, write=False) as store, PoolExecutor(2) as executor:
+        _, _, worst = write_outputs(store, tmp_path, load_reference(), executor)
+        assert worst is not None
+        figures, total = worst.get()
+        assert total > 0 and figures
+        assert (figures, total) == worst_figures(store)
+        assert worst.get() == (figures, total)   # asked again: the same result
+    assert (tmp_path / "report" / "consensus.html").read_bytes() == \
+        (local_store.parent / "report" / "consensus.html").read_bytes()
 
 
 def test_a_local_run_writes_the_claims_csv_an_export_writes(local_store, tmp_path):

@@ -31,7 +31,7 @@ from ..output.export import write_csv
 from ..ingest.inputs import count_input_files, iter_input_files
 from ..check.reference import load_reference, tables_text
 from ..output.report import STAGING, staging_folder, write_consensus, write_report
-from ..output.worst import worst_text
+from ..output.worst import WrongFigure, worst_figures, worst_text
 from ..store.db import CLAIM_STORE_COLUMNS, Store
 from ..store.faults import fatal_error
 
@@ -101,18 +101,19 @@ def _run_in_store(db: Path, inputs: Sequence[str], paths, out_dir: Path, ref,
                 if extras.prune:
                     run.pruned = store.prune_unseen()
                 run.unseen = store.unseen()
-                n, index = _outputs(store, out_dir, ref, executor, run)
+                n, index, worst = _outputs(store, out_dir, ref, executor, run)
         except KeyboardInterrupt:
             echo(f"interrupted: the store {store.path} is consistent; run again to resume")
             return 130
         echo(summary_text(run, store))
         echo(tables_text(ref))
         echo(f"{n} claims (the whole store) -> {out_dir / 'claims.csv'}; report -> {index}")
-        echo(worst_text(store, str(db)))
+        echo(worst_text(store, str(db), found=_result(worst)))
     return 1 if run.counts["failed"] else 0
 
 
-def _outputs(store: Store, out_dir: Path, ref, executor: Executor, run) -> tuple[int, Path]:
+def _outputs(store: Store, out_dir: Path, ref, executor: Executor, run
+             ) -> tuple[int, Path, "_Part | None"]:
     """write_outputs; a full disk (or a store that breaks) fails the run in the store."""
     try:
         return write_outputs(store, out_dir, ref, executor)
@@ -134,25 +135,69 @@ def remove_temporaries(out_dir: Path) -> None:
             path.unlink(missing_ok=True)
 
 
-def write_outputs(store: Store, out_dir: Path, ref, executor: Executor) -> tuple[int, Path]:
+def write_outputs(store: Store, out_dir: Path, ref, executor: Executor
+                  ) -> tuple[int, Path, "_Part | None"]:
     """claims.csv and the HTML report from the whole store; with worker processes, the
-    CSV and the report's consensus.html are written in them while this process draws
-    the rest of the report, else here from the open store."""
+    CSV and the report's consensus.html (with the worst wrong figures) are written in them
+    while this process draws the rest of the report, else here from the open store.
+    Returns the CSV's claims, index.html's path and the worst figures' side job (None when
+    there was none: the caller works them out)."""
     side_job = getattr(executor, "side_job", None)
     csv_path = out_dir / "claims.csv"
     csv_job = side_job(export_claims, str(store.path), str(csv_path)) if side_job else None
     # the consensus beside it only where the CSV went elsewhere: a side job run here would
     # open (and check) the store a second time for nothing
-    consensus_job = side_job(export_consensus, str(store.path), str(out_dir / "report"),
-                             reference_spec(ref)) \
+    side = _Pair(side_job(export_consensus, str(store.path), str(out_dir / "report"),
+                          reference_spec(ref))) \
         if csv_job is not None and not isinstance(csv_job, Done) else None
-    index = write_report(store, out_dir / "report", ref, consensus_job)
+    index = write_report(store, out_dir / "report", ref, _Part(side, 0) if side else None)
+    worst = _Part(side, 1) if side else None
     if csv_job is not None:
         try:
-            return csv_job.get(), index
+            return csv_job.get(), index, worst
         except WorkerDied:   # killed (out of memory?) while writing: write it here
             pass
-    return claims_csv(store, csv_path), index
+    return claims_csv(store, csv_path), index, worst
+
+
+class _Pair:
+    """A side job whose result is a pair; ``.get()`` waits for it once (a worker sends a
+    result once) and gives it, or raises its error, as often as asked."""
+
+    def __init__(self, job) -> None:
+        self.job = job
+        self.got: tuple | None = None
+
+    def get(self) -> tuple:
+        if self.got is None:
+            try:
+                self.got = (self.job.get(), None)
+            except Exception as exc:  # noqa: BLE001 - raised again to each asker
+                self.got = (None, exc)
+        value, error = self.got
+        if error is not None:
+            raise error
+        return value
+
+
+class _Part:
+    """One half of a _Pair's result, as a side job of its own (``.get()``)."""
+
+    def __init__(self, pair: _Pair, i: int) -> None:
+        self.pair, self.i = pair, i
+
+    def get(self):
+        return self.pair.get()[self.i]
+
+
+def _result(job: "_Part | None"):
+    """``job.get()``; None when there is no job or it failed (the caller works it out)."""
+    if job is None:
+        return None
+    try:
+        return job.get()
+    except Exception:  # noqa: BLE001 - its process failed or died
+        return None
 
 
 def export_claims(db: str, csv_path: str) -> int:
@@ -161,15 +206,17 @@ def export_claims(db: str, csv_path: str) -> int:
         return claims_csv(store, csv_path)
 
 
-def export_consensus(db: str, folder: str, spec: ReferenceSpec) -> tuple[int, list[str]]:
+def export_consensus(db: str, folder: str, spec: ReferenceSpec
+                     ) -> tuple[tuple[int, list[str]], tuple[list[WrongFigure], int]]:
     """The report's consensus.html of the store ``db`` (read-only; runs in any process that
-    can load the run's reference table ``spec``); what write_consensus returns."""
+    can load the run's reference table ``spec``): what write_consensus returns, and the
+    worst wrong figures (worst_figures), worked out beside it."""
     ref = worker_reference(spec)
     if ref is None:
         raise BatchError("this process cannot load the run's reference table")
     Path(folder).mkdir(parents=True, exist_ok=True)
     with Store.open(db, write=False) as store:
-        return write_consensus(store, Path(folder), ref)
+        return write_consensus(store, Path(folder), ref), worst_figures(store)
 
 
 def claims_csv(store: Store, csv_path: str | Path) -> int:

@@ -83,9 +83,11 @@ def worst_figures(store, n: int = SHOWN) -> tuple[list[WrongFigure], int]:
             in heapq.nsmallest(n, ranked())], total
 
 
-def worst_text(store, db_path: str, n: int = SHOWN) -> str:
-    """The lines ``run`` ends with: the worst figures and the command that exports all."""
-    figures, total = worst_figures(store, n)
+def worst_text(store, db_path: str, n: int = SHOWN,
+               found: tuple[list[WrongFigure], int] | None = None) -> str:
+    """The lines ``run`` ends with: the worst figures and the command that exports all
+    (``found``: what worst_figures gave, if another process worked it out)."""
+    figures, total = found if found is not None else worst_figures(store, n)
     if not total:
         return "no wrong figures found"
     lines = [f"worst of {total} wrong figures (claim → reference):"]
