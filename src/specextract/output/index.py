@@ -149,7 +149,7 @@ def contradicted_section(store: Store, known: Contradicted | None = None) -> Ite
            "largest first.</p>")
     if shown is None:
         shown = {(entity, kind): [] for entity, kind, _ in groups[:GROUPS_SHOWN]}
-        for entity, kind, row, _ in queries.contradicted_claims(store.conn, CLAIMS_PER_GROUP):
+        for entity, kind, row in queries.contradicted_claims(store.conn, CLAIMS_PER_GROUP):
             if (entity, kind) in shown:
                 shown[entity, kind].append(row)
     for i, (entity, kind, n) in enumerate(groups[:GROUPS_SHOWN]):

@@ -7,9 +7,7 @@ too large); one line per chip, attribute and value, however many documents state
 
 SQLite groups the contradicted claims into figures (``queries.wrong_figures``: one row per
 figure, with its first claim's expected value and diagnosis, and its documents); only the
-``n`` worst are held, so memory does not grow with the store (tallied in Python, one chip's
-figures took 9.7 MB for the chip with the most contradicted claims of 10,000 bench
-articles).
+``n`` worst are held, so memory does not grow with the store.
 """
 from __future__ import annotations
 

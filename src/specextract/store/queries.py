@@ -114,17 +114,16 @@ CLAIM_FIELDS = ("path", "doc_id", "page_doc_id", "entity", "attribute", "operato
 
 
 def contradicted_claims(conn: sqlite3.Connection, per_group: int | None = None
-                        ) -> Iterator[tuple[str, str, dict, tuple[int, str, str, int]]]:
-    """(chip, diagnosis kind, claim, place) of every contradicted claim (the first
-    ``per_group`` of each group, if given), one group after another (by chip, then kind),
-    each group's claims in document and text order; a claim is a dict of CLAIM_FIELDS
-    (``page_doc_id``: the doc_id of the document's page, "" when it has none), its place
-    (doc_id given, doc_id, path, seq) a key that sorts claims as they are listed (as
-    LISTED_ORDER does). One pass over the claims for all groups."""
+                        ) -> Iterator[tuple[str, str, dict]]:
+    """(chip, diagnosis kind, claim) of every contradicted claim (the first ``per_group``
+    of each group, if given), one group after another (by chip, then kind), each group's
+    claims in the order claims are listed (doc_id, path, seq); a claim is a dict of
+    CLAIM_FIELDS (``page_doc_id``: the doc_id of the document's page, "" when it has
+    none). One pass over the claims for all groups."""
     others = [f for f in CLAIM_FIELDS if f != "page_doc_id"]
     cols = ", ".join(f"coalesce(c.{_q(f)}, '')" for f in others)
     cur = conn.execute(
-        f"SELECT coalesce(c.entity, ''), {DIAGNOSIS_KIND}, c.doc_id IS NOT NULL, c.seq, "
+        f"SELECT coalesce(c.entity, ''), {DIAGNOSIS_KIND}, "
         f"CASE WHEN d.status = 'ok' THEN d.doc_id ELSE '' END, {cols} FROM claims c "
         f"LEFT JOIN documents d ON d.path = c.path WHERE c.verdict = ? "
         f"ORDER BY 1, 2, c.doc_id, c.path, c.seq", (CONTRADICTED,))
@@ -138,8 +137,7 @@ def contradicted_claims(conn: sqlite3.Connection, per_group: int | None = None
             if taken == per_group:
                 continue
             taken += 1
-        claim = dict(zip(fields, row[4:]))
-        yield entity, kind, claim, (row[2], claim["doc_id"], claim["path"], row[3])
+        yield entity, kind, dict(zip(fields, row[2:]))
 
 
 # Where a claim stands in the order claims are listed (doc_id, path, seq), as one integer:
@@ -207,17 +205,15 @@ def consensus_count(conn: sqlite3.Connection) -> int:
 
 # One row per distinct contradicted figure: (chip, attribute, value, baseline, metric), how
 # many documents (distinct doc_ids) and claims state it, where its first claim stands (as
-# LISTED_ORDER, ranked among the documents with contradicted claims only), and that first
-# claim's unit, expected value and diagnosis (SQLite takes a bare column from the row of
-# the group's one min()).
+# LISTED_ORDER), and that first claim's unit, expected value and diagnosis (SQLite takes a
+# bare column from the row of the group's one min()).
 WRONG_FIGURES_SQL = f"""
-WITH listed AS (SELECT path, doc_id, row_number() OVER (ORDER BY doc_id, path) AS rank
-                FROM (SELECT DISTINCT path, doc_id FROM claims WHERE verdict = :verdict))
+WITH {LISTED_RANKS}
 SELECT coalesce(claims.entity, ''), coalesce(claims.attribute, ''), coalesce(claims.value, ''),
        count(DISTINCT coalesce(claims.doc_id, '')), count(*), min({LISTED_ORDER}),
        coalesce(claims.unit, ''), coalesce(claims.expected, ''), coalesce(claims.diagnosis, '')
 FROM claims {LISTED_JOIN}
-WHERE claims.verdict = :verdict
+WHERE claims.verdict = ?
 GROUP BY 1, 2, 3, coalesce(claims.baseline, ''), coalesce(claims.metric, '')
 """
 
@@ -228,4 +224,4 @@ def wrong_figures(conn: sqlite3.Connection) -> Iterator[tuple[str, str, str, int
     distinct contradicted figure, in no set order; ``first`` orders figures by where their
     first claim is listed (doc_id, path, seq). Grouped by SQLite: memory stays bounded
     however many figures a store holds."""
-    return iter(conn.execute(WRONG_FIGURES_SQL, {"verdict": CONTRADICTED}))
+    return iter(conn.execute(WRONG_FIGURES_SQL, (CONTRADICTED,)))
