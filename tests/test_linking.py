@@ -57,6 +57,47 @@ def test_heading_lines():
     assert not is_heading(text, text.rindex("A100"))
 
 
+NUMBERED_SECTIONS = ("1. Why it matters\n"
+                     "The NVIDIA H200 keeps the Hopper design and adds faster memory; many teams "
+                     "buy it to extend older fleets.\n"
+                     "2. Full specifications of one H200 GPU\n"
+                     "2.1 Design\nDesign family: Hopper\nFoundry node: TSMC 4nm\n"
+                     "2.2 Cores\nSM count: 132\nCUDA cores: 16,896\nTensor Cores: 528\n"
+                     "Precisions: FP8, FP16, BF16, TF32\n"
+                     "2.3 Memory\nMemory Capacity: 141GB HBM3e\nMemory Bus Width: 8192-bit\n"
+                     "Memory Bandwidth: 4.8 TB/s\n2.4 Compute\nINT8: 3.94 TOPS\n")
+
+
+def test_numbered_section_titles_are_headings():
+    for line in ["2.3 Memory", "二、H200 规格", "（一）H200 参数", "2.1 Design and foundry"]:
+        text = f"开头一句话。\n{line}\n显存：80GB\n"
+        assert is_heading(text, text.index(line)), line
+    for line in ["19.5 TFLOPS H200", "3.5 GHz H100", "80GB H100", "2.1 H200: 141GB",
+                 "2.1 The H200 ships with 141GB of memory."]:  # figures, a sentence
+        text = f"开头一句话。\n{line}\n显存：80GB\n"
+        assert not is_heading(text, text.index(line)), line
+
+
+def test_a_plain_number_opens_a_section_only_over_its_numbered_parts():
+    line = "2. Full specifications of one H200 GPU"
+    with_parts = f"开头一句话。\n{line}\n2.1 Memory\n显存：80GB\n"
+    assert is_heading(with_parts, with_parts.index(line))
+    as_item = f"两个选择：\n1. 一张新的 H100\n{line}\n显存：80GB\n"  # a list's item
+    assert not is_heading(as_item, as_item.index(line))
+    other_parts = f"开头一句话。\n{line}\n3.1 Memory\n显存：80GB\n"
+    assert not is_heading(other_parts, other_parts.index(line))
+
+
+def test_a_numbered_section_naming_the_chip_is_the_subject_of_its_spec_lines():
+    links = _links(NUMBERED_SECTIONS)
+    for key in [("H200", "memory_bus_width", 8192), ("H200", "memory_bandwidth", 4800),
+                ("H200", "int8", 3.94)]:
+        assert links.get(key) == "heading", (key, links)
+    verdicts = {(c.attribute, float(c.value)): c.verdict
+                for c in check(extract(NUMBERED_SECTIONS))}
+    assert verdicts[("memory_bus_width", 8192)] == "contradicted"  # (a close link accuses)
+
+
 def test_the_title_chip_holds_over_a_list_after_another_chip_was_named():
     text = ("H200 参数解读\n\nH100：80GB HBM3，带宽 3.35 TB/s。\n\nH200：141GB HBM3e，带宽 4.8 TB/s。\n\n"
             "算力\n\nFP8：1979 TFLOPS\n")

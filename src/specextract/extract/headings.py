@@ -11,13 +11,16 @@ only for a figure on a spec-list line (:func:`segment.line_layout`), not in pros
 """
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 
 from .mentions import Mention
 from .segment import LINE_SENTENCE_END, TABLE_LINE, line_layout
-from .patterns import BLANK_LINE, NONSPACE
+from .patterns import BLANK_LINE, LETTER_WORD, NONSPACE, SECTION_NUMBER
 
 MAX_HEADING = 40  # characters: a longer line is no heading
+MAX_SECTION = 60  # characters of a numbered section's title ("2. Specifications of the H200")
+SECTION_REACH = 2000  # characters after "2. …" where its first part "2.1" must begin
 MAX_TITLE = 80  # the document's first line
 MAX_ROW = 300  # characters either side of a figure: a longer line is no spec-list line
 MAX_BACK = 200  # chips looked at before a figure (the walk stays bounded on long pages)
@@ -57,14 +60,16 @@ def _title_names_only(text: str, chips: list[Mention], entity: str) -> bool:
 
 
 def is_heading(text: str, pos: int) -> bool:
-    """Is the line holding ``pos`` a markdown heading, the document's first line with text
-    (no sentence), or a short line with no sentence end that a blank line (or the text's
-    end) follows?"""
+    """Is the line holding ``pos`` a markdown heading, a numbered section's title, the
+    document's first line with text (no sentence), or a short line with no sentence end that
+    a blank line (or the text's end) follows?"""
     start = text.rfind("\n", max(0, pos - MAX_ROW), pos) + 1
     line = _line(text, pos, MAX_ROW)
     if not line:
         return False
     if line.lstrip().startswith("#"):
+        return True
+    if _numbered_section(text, start + len(line), line):
         return True
     if LINE_SENTENCE_END.search(line):
         return False  # a sentence, even on the first line, is no title
@@ -73,6 +78,25 @@ def is_heading(text: str, pos: int) -> bool:
         return len(line.strip()) <= MAX_TITLE
     end = start + len(line)
     return len(line.strip()) <= MAX_HEADING and (end >= len(text) or bool(BLANK_LINE.match(text, end + 1)))
+
+
+def _numbered_section(text: str, end: int, line: str) -> bool:
+    """A numbered section's title ("2. Detailed specifications of the H200" over "2.1 …",
+    "2.3 Memory", "二、H200 规格", "（一）参数"): a short title after the number, no sentence,
+    and no figure (digits only inside words that start with a letter, as model names do:
+    "H200", not "80GB"). A plain "2." opens a section only when its first part ("2.1")
+    follows within SECTION_REACH characters of ``end`` (the line's end); else it may be an
+    item of a list."""
+    number = SECTION_NUMBER.match(line.lstrip(" \t\u3000"))
+    if number is None:
+        return False
+    title = number.string[number.end():].strip()
+    if len(title) > MAX_SECTION or LINE_SENTENCE_END.search(title) \
+            or any(ch.isdigit() for ch in LETTER_WORD.sub("", title)):
+        return False
+    top = number.group("top")
+    return top is None or re.search(rf"(?m)^[ \t\u3000]*+{top}\.1(?!\d)",
+                                    text[end:end + SECTION_REACH]) is not None
 
 
 def grid_row(text: str, pos: int) -> bool:

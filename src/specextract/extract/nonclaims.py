@@ -3,7 +3,8 @@
 Each test looks at the text right around one figure, with the cue words of data/cues.tsv
 (read through the :class:`Lexicon`):
 
-* per-unit figures: "每个 SM 有 64 个 FP32 单元", "(8 per SM)", "40GB/s per link";
+* per-unit figures: "每个 SM 有 64 个 FP32 单元", "(8 per SM)", "40GB/s per link", "7 instances,
+  each with 10GB";
 * differences between two chips: "低了 17 TFLOPS", "多了1280亿个", "+1100 MHz";
 * memory pin speed: "21Gbps GDDR6X" (a few Gb/s is a data rate per pin, not bandwidth);
 * interconnects other than NVLink: HCCS, Infinity Fabric, die-to-die and chip-to-chip links;
@@ -33,7 +34,8 @@ from ..regex_screens import compile_pattern
 from .cues import cue_pattern, cue_value
 from .quantities import Quantity
 from .patterns import (AND_ABOVE_AFTER, ARCHITECTURE_SUBJECT, CACHE_AFTER, CAPABILITY_BEFORE,
-                       CHIPS_COUNTED, CLAUSE_END, COMPARED_GAP, CORE_CLOCK_WORD, DIFFERENCE_SIGN, EACH_ONE,
+                       CHIPS_COUNTED, CLAUSE_END, COMPARED_GAP, CORE_CLOCK_WORD, DIFFERENCE_SIGN, EACH_OF_THEM,
+                       EACH_OF_THEM_AFTER, EACH_ONE,
                        EACH_PART, EACH_WORD, GENERIC_CHIPS_AFTER, LIMIT_BEFORE, MEMORY_WORD,
                        OPENING, PER_WATT_BEFORE, THRESHOLD_BEFORE, TOTAL_BEFORE, VAGUE_BEFORE, WHOLE_OF_PART)
 
@@ -45,6 +47,7 @@ CONTEXT_REACH = 80    # characters before a figure where memory or architecture 
 QUESTION_REACH = 120  # characters around a figure where a question word counts
 TOTAL_REACH = 24      # characters before a figure where a total word can be about it
 PER_WATT_REACH = 16   # characters before a compute figure where "每瓦" / "per watt" can be
+EACH_REACH = 80       # characters before a figure where the parts "each" stands for can be counted
 
 
 def _per_unit_before(lex: Lexicon) -> re.Pattern:
@@ -207,6 +210,29 @@ def each_one(text: str, q: Quantity) -> bool:
         EACH_ONE.search(text, max(0, q.start - 12), q.start))
 
 
+def _counted_units(lex: Lexicon) -> re.Pattern:
+    """A count of parts: "7 instances", "four HBM stacks", "7个实例"."""
+    units = cue_pattern(lex, "unit_part").pattern
+    return compile_pattern(rf"(?:(?<![\w.])\d{{1,3}}|(?<![A-Za-z])(?:two|three|four|five|six|seven|eight|"
+                           rf"twelve|sixteen))\s*+(?:(?:个|個|组|組)\s*+|[A-Za-z-]++\s++)?(?:{units})",
+                           re.IGNORECASE)
+
+
+def each_of_units(lex: Lexicon, text: str, q: Quantity, clause_start: int,
+                  sentence_start: int) -> bool:
+    """'split into 7 instances, each with 10GB', '7 instances with up to 10GB given to each',
+    '分为 7 个实例，每个 10GB': a figure of each of the parts counted before it in its
+    sentence ("each" in the figure's clause), not the chip's."""
+    head_start = max(sentence_start, q.start - EACH_REACH)
+    counted = None
+    for counted in built(lex, _counted_units).finditer(text, head_start, q.start):
+        pass
+    if counted is None:
+        return False
+    return EACH_OF_THEM.search(text, max(counted.end(), clause_start), q.start) is not None \
+        or EACH_OF_THEM_AFTER.match(text, q.end) is not None
+
+
 def question(lex: Lexicon, text: str, q: Quantity, sentence: tuple[int, int]) -> bool:
     """A figure in a question ("怎么会有 864GB?", "why would it need 600W?") is asserted by
     no one: the sentence ends in a question mark and asks (a question word)."""
@@ -253,7 +279,8 @@ def not_a_claim(lex: Lexicon, text: str, q: Quantity, clause_start: int,
     the figure's sentence, for the tests that read all of it, ``chips`` where its chip
     names start."""
     s_start = sentence[0] if sentence else clause_start
-    if unit_sentence(lex, text, q, s_start, chips) or each_one(text, q):
+    if unit_sentence(lex, text, q, s_start, chips) or each_one(text, q) \
+            or each_of_units(lex, text, q, clause_start, s_start):
         return "per-unit"
     if sentence is not None and question(lex, text, q, sentence):
         return "question"

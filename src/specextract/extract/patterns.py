@@ -222,6 +222,12 @@ EACH_PART = compile_screened(r"(?<![a-z])(?:two|three|four|eight|\d)\s++(?:[a-z]
                              r"(?<![a-z])each(?![a-z])[^.;。；]{0,40}$", re.IGNORECASE)
 ARCHITECTURE_SUBJECT = compile_screened(r"(?:该|該|此|这一|這一|这个|這個)\s*+架[构構]|(?i:(?<![a-z])(?:this|that)\s++architecture)"
                                         r"|架[构構]\s*+[A-Z][A-Za-z]++\s*+[,，]\s*+(?:其|它)")
+# "each" as a pronoun for parts counted before it: "7 instances, each with 10GB", "…given to each"
+EACH_OF_THEM = compile_screened(r"(?<![A-Za-z])(?i:each)(?=\s*+(?:[,，]|(?i:with|having|has|gets?|getting|offering|"
+                                r"providing|carrying|of\s++(?:them|which))(?![A-Za-z])))"
+                                r"|(?:每个|每個|各自?)\s*+(?:有|拥有|擁有|配备|配備|分配|分得|可用)?\s*+$")
+EACH_OF_THEM_AFTER = compile_screened(r"[^,.;:!?()\n，。；：！？（）]{0,40}?(?<![A-Za-z])(?i:to|for)\s++(?i:each)"
+                                      r"(?!\s*+[A-Za-z])")
 EACH_ONE = compile_screened(r"(?:每|单)\s*+(?:一\s*+)?(?:个|個|颗|顆|块|塊|组|組)\s*+(?:的\s*+)?"
                             r"(?:大小|容量|带宽|頻寬|频宽)?\s*+(?:为|為|是|有|达|達)?\s*+$")
 
@@ -535,6 +541,15 @@ GLOSS = compile_screened(r"(?<!\s) \s*+ [(（] \s*+", V)
 
 NONSPACE = compile_screened(r"\S")
 BLANK_LINE = compile_screened(r"[ \t\r\u3000]*+(?:\n|\Z)")
+# a section number opening a line: "2." / "2、" (group "top": a heading when its section has
+# numbered parts, "2.1"; else it may be an item of a list), "2.3", "二、", "（一）"; then the
+# section's title, which starts with a letter and is no unit ("19.5 TFLOPS" is a figure)
+SECTION_NUMBER = compile_screened(
+    r"(?:(?P<top>\d{1,2})[.、．](?!\d)|\d{1,2}(?:\.\d{1,2}){1,3}+\.?|[一二三四五六七八九十]{1,3}[、.．]"
+    r"|[（(](?:\d{1,2}|[一二三四五六七八九十]{1,3})[)）])[ \t\u3000]*+"
+    r"(?!(?i:[KMGTP]?i?B(?:/s|ps)?|[KMGTP]?FLOPS|[KMGTP]?OPS|[KMG]?Hz|W|nm|mm2?|bits?)\b)(?=[^\W\d_])")
+# a word that starts with a letter (a model name such as "H200", "MI300X", "v5p")
+LETTER_WORD = compile_screened(r"(?<![\w.])[A-Za-z][\w-]*+")
 
 # === legends: unit legends over a spec list =============================================
 
