@@ -91,6 +91,20 @@ def test_check_output_has_one_writer(tmp_path):
     assert target.read_text(encoding="utf-8") == invoke("check", "-", stdin=extracted).output
 
 
+def test_dash_output_is_standard_output(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # where a file named "-" would land
+    extracted = invoke("extract", "-", stdin=ARTICLE).output
+    assert invoke("extract", "-", "-o", "-", stdin=ARTICLE).output == extracted
+    assert invoke("check", "-", "-o", "-", stdin=extracted).output == \
+        invoke("check", "-", stdin=extracted).output
+    run_cli("run", make_corpus(tmp_path / "corpus", 2), "--out", tmp_path / "out")
+    db = tmp_path / "out" / "specextract.db"
+    exported = invoke("export", "--db", db, "-o", "-")
+    assert exported.exit_code == 0 and exported.output == invoke("export", "--db", db).output
+    assert invoke("export", "--db", db, "--format", "parquet", "-o", "-").exit_code == 2
+    assert not (tmp_path / "-").exists()
+
+
 def test_run_ends_with_the_worst_figures_and_the_export_command(tmp_path):
     corpus = make_corpus(tmp_path / "corpus", 3)
     (corpus / "wrong.txt").write_text(ARTICLE, encoding="utf-8")

@@ -26,9 +26,14 @@ _REFERENCE_EXTRA = click.option(
 def REFERENCE_OPTION(f):  # noqa: N802 - used as a decorator like click's own options
     """--reference and --reference-extra."""
     return _REFERENCE(_REFERENCE_EXTRA(f))
+def _dash_is_stdout(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    """``-o -`` writes to standard output, as no ``-o`` does (never a file named "-")."""
+    return None if value is not None and str(value) == "-" else value
+
+
 OUTPUT_OPTION = click.option(
-    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the CSV here (default: standard output).")
+    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), callback=_dash_is_stdout,
+    help="Write the CSV here (default, or \"-\": standard output).")
 
 
 @cli.command()
@@ -139,7 +144,8 @@ def run(inputs: tuple[str, ...], out_dir: Path, db_path: Path | None, workers: i
 @click.option("--verdict", "verdicts", multiple=True, type=click.Choice(VERDICTS),
               help="Only claims with this verdict (repeatable).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write here (default: standard output; Parquet needs a file).")
+              callback=_dash_is_stdout,
+              help="Write here (default, or \"-\": standard output; Parquet needs a file).")
 @click.option("--excel", is_flag=True, help="CSV with a byte-order mark, for Excel.")
 def export(db_path: Path, fmt: str, verdicts: tuple[str, ...], output: Path | None,
            excel: bool) -> None:
@@ -213,7 +219,9 @@ def check_command(claims_csv: str, output: Path | None, reference_path: str | No
               help="Read claims from this CSV (\"-\": standard input) instead of extracting "
                    "from INPUTS.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the table as CSV here (default: a text table on standard output).")
+              callback=_dash_is_stdout,
+              help="Write the table as CSV here (default, or \"-\": a text table on standard "
+                   "output).")
 @REFERENCE_OPTION
 def consensus(inputs: tuple[str, ...], claims_csv: str | None, output: Path | None,
               reference_path: str | None, reference_extra: tuple[str, ...]) -> None:

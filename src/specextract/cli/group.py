@@ -76,8 +76,9 @@ class Group(click.Group):
 def cli() -> None:
     """Extract AI-accelerator spec claims from articles and check them.
 
-    Every command reads standard input where it takes a file named "-". Errors are one
-    line, "specextract: error: ...", exit status 2 for usage errors, 1 otherwise.
+    Every command reads standard input where it takes a file named "-", and writes
+    standard output for "-o -". Errors are one line, "specextract: error: ...", exit status
+    2 for usage errors, 1 otherwise.
 
     \b
     Example:
