@@ -26,6 +26,8 @@ _REFERENCE_EXTRA = click.option(
 def REFERENCE_OPTION(f):  # noqa: N802 - used as a decorator like click's own options
     """--reference and --reference-extra."""
     return _REFERENCE(_REFERENCE_EXTRA(f))
+
+
 def _dash_is_stdout(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
     """``-o -`` writes to standard output, as no ``-o`` does (never a file named "-")."""
     return None if value is not None and str(value) == "-" else value
