@@ -224,13 +224,15 @@ def each_of_units(lex: Lexicon, text: str, q: Quantity, clause_start: int,
     '分为 7 个实例，每个 10GB': a figure of each of the parts counted before it in its
     sentence ("each" in the figure's clause), not the chip's."""
     head_start = max(sentence_start, q.start - EACH_REACH)
+    after = EACH_OF_THEM_AFTER.match(text, q.end) is not None
+    if not after and EACH_OF_THEM.search(text, max(head_start, clause_start), q.start) is None:
+        return False  # no "each" for the figure (nearly every figure): no count to look for
     counted = None
     for counted in built(lex, _counted_units).finditer(text, head_start, q.start):
         pass
     if counted is None:
         return False
-    return EACH_OF_THEM.search(text, max(counted.end(), clause_start), q.start) is not None \
-        or EACH_OF_THEM_AFTER.match(text, q.end) is not None
+    return after or EACH_OF_THEM.search(text, max(counted.end(), clause_start), q.start) is not None
 
 
 def question(lex: Lexicon, text: str, q: Quantity, sentence: tuple[int, int]) -> bool:
